@@ -13,11 +13,11 @@ import (
 // client a write goes through, declared, shadowed or set after the read
 // the patcher is made at (clients.go: those writes stay, naming the
 // line; the ones whose client is the write's at the read move); reads in
-// a block the write is not in, and an object assigned whole through its
-// pointer, whose writes stay for what they do (reads.go); a shadowed
-// copy, a switch beside a deferred write, a named result a defer wraps
-// (advhunt2.go: moved). The fixes are the .golden files; the reasons are
-// the want comments.
+// a block the write is not in, an object assigned whole through its
+// pointer, an object asserted from the one read, whose writes stay for
+// what they do (reads.go); a shadowed copy, a switch beside a deferred
+// write, a named result a defer wraps (advhunt2.go: moved). The fixes
+// are the .golden files; the reasons are the want comments.
 func TestAdvHunt2(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advhunt2")

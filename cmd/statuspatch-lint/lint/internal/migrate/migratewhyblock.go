@@ -75,3 +75,42 @@ func stmtKind(n ast.Node) string {
 	}
 	return "statement"
 }
+
+// assertedGetWhy names, for an object that is a type assertion of
+// another variable (if w, ok := obj.(*Kind); ok, or a type switch's
+// case), the Get that read that variable before the assertion: findGet
+// takes a Get of the written variable itself. s112's adversary
+// (advhunt2/reads.go): at 68b1b549 these writes stayed saying the object
+// was "not read with Get in" the function, where what it asserts was.
+// "" when the object is no assertion, or what it asserts is not read so.
+func assertedGetWhy(m reads) string {
+	fn := m.enclosingFunc()
+	root, ok := m.cursor(fn)
+	if fn == nil || !ok {
+		return ""
+	}
+	for c := range root.Preorder((*ast.AssignStmt)(nil)) {
+		as := c.Node().(*ast.AssignStmt)
+		if as.Tok != token.DEFINE || len(as.Rhs) != 1 || len(as.Lhs) == 0 || as.Lhs[0].Pos() != m.obj.Pos() {
+			continue
+		}
+		ta, ok := ast.Unparen(as.Rhs[0]).(*ast.TypeAssertExpr)
+		if !ok {
+			return ""
+		}
+		from := identOf(m.pass, ta.X)
+		if from == nil {
+			return ""
+		}
+		for use := range m.usesOf(fn, from, fn.Pos(), as.Pos()) {
+			get, ok := use.Parent().Node().(*ast.CallExpr)
+			if !ok || len(get.Args) != 3 || get.Args[2] != use.Node() || m.clientWrite(get) != "Get" {
+				continue
+			}
+			return m.shapeWhy(fmt.Sprintf("%s is %s asserted at %s, and %s is read with Get at %s: -fix makes the patcher at a Get of the variable the write writes; make New%s after the assertion and call its Flush(ctx) here",
+				m.obj.Name(), from.Name(), m.where(ta.Pos()), from.Name(), m.where(get.Pos()), m.patcherType))
+		}
+		return ""
+	}
+	return ""
+}

@@ -2,8 +2,9 @@
 // (s112's adversary). At 68b1b549 readInBranches, readInBlock,
 // readInLoop and readInSwitch stayed saying w "is not read with Get in"
 // the function, which it is, in a block the write is not in; and
-// derefReplace said w "is passed on or aliased", where *w is assigned.
-// Each now names what it does.
+// derefReplace said w "is passed on or aliased", where *w is assigned;
+// assertedIf and typeSwitch said w and o were "not read with Get", where
+// the obj they assert is. Each now names what it does.
 package advhunt2
 
 import (
@@ -27,7 +28,7 @@ func (r *R) readInBranches(ctx context.Context, req ctrl.Request, other client.O
 		}
 	}
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is read with Get at line 21 inside the if statement at line 20, which the write is not in: the patcher -fix makes after a Get would not be in scope at the write; make NewWidgetStatusPatcher after that if statement and call its Flush\(ctx\) here\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is read with Get at line 22 inside the if statement at line 21, which the write is not in: the patcher -fix makes after a Get would not be in scope at the write; make NewWidgetStatusPatcher after that if statement and call its Flush\(ctx\) here\)$`
 }
 
 // readInBlock: the object is read in a block.
@@ -40,7 +41,7 @@ func (r *R) readInBlock(ctx context.Context, req ctrl.Request) error {
 		}
 	}
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is read with Get at line 38 inside the block at line 36, which the write is not in: the patcher -fix makes after a Get would not be in scope at the write; make NewWidgetStatusPatcher after that block and call its Flush\(ctx\) here\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is read with Get at line 39 inside the block at line 37, which the write is not in: the patcher -fix makes after a Get would not be in scope at the write; make NewWidgetStatusPatcher after that block and call its Flush\(ctx\) here\)$`
 }
 
 // readInLoop: the object is read in a loop that ends when it succeeds.
@@ -56,7 +57,7 @@ func (r *R) readInLoop(ctx context.Context, req ctrl.Request) error {
 		}
 	}
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is read with Get at line 50 inside the for loop at line 49, which the write is not in: the patcher -fix makes after a Get would not be in scope at the write; make NewWidgetStatusPatcher after that for loop and call its Flush\(ctx\) here\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is read with Get at line 51 inside the for loop at line 50, which the write is not in: the patcher -fix makes after a Get would not be in scope at the write; make NewWidgetStatusPatcher after that for loop and call its Flush\(ctx\) here\)$`
 }
 
 // readInSwitch: the object is read in a switch's cases.
@@ -73,7 +74,7 @@ func (r *R) readInSwitch(ctx context.Context, req ctrl.Request, other client.Obj
 		return err
 	}
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is read with Get at line 68 inside the switch at line 66, which the write is not in: the patcher -fix makes after a Get would not be in scope at the write; make NewWidgetStatusPatcher after that switch and call its Flush\(ctx\) here\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is read with Get at line 69 inside the switch at line 67, which the write is not in: the patcher -fix makes after a Get would not be in scope at the write; make NewWidgetStatusPatcher after that switch and call its Flush\(ctx\) here\)$`
 }
 
 // derefReplace: the object's value is replaced through its pointer by a
@@ -89,5 +90,32 @@ func (r *R) derefReplace(ctx context.Context, req ctrl.Request) error {
 	}
 	*w = *latest
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: \*w is assigned whole at line 90: it may change the object's identity \(its name, namespace, uid or resourceVersion; ObjectMeta or TypeMeta whole\), which the status write follows and the patcher made at the read does not\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: \*w is assigned whole at line 91: it may change the object's identity \(its name, namespace, uid or resourceVersion; ObjectMeta or TypeMeta whole\), which the status write follows and the patcher made at the read does not\)$`
+}
+
+// assertedIf: the object is read as a client.Object, asserted in an if.
+func (r *R) assertedIf(ctx context.Context, req ctrl.Request) error {
+	var obj client.Object = &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
+		return err
+	}
+	if w, ok := obj.(*v1.Widget); ok {
+		w.Status.Ready = true
+		return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is obj asserted at line 102, and obj is read with Get at line 99: -fix makes the patcher at a Get of the variable the write writes; make NewWidgetStatusPatcher after the assertion and call its Flush\(ctx\) here\)$`
+	}
+	return nil
+}
+
+// typeSwitch: the object is asserted in a type switch.
+func (r *R) typeSwitch(ctx context.Context, req ctrl.Request) error {
+	var obj client.Object = &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
+		return err
+	}
+	switch o := obj.(type) {
+	case *v1.Widget:
+		o.Status.Ready = true
+		return r.Status().Update(ctx, o) // want `\(not moved to the patcher: o is obj asserted at line 115, and obj is read with Get at line 112: -fix makes the patcher at a Get of the variable the write writes; make NewWidgetStatusPatcher after the assertion and call its Flush\(ctx\) here\)$`
+	}
+	return nil
 }
