@@ -51,6 +51,11 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 				return fmt.Sprintf("%s is passed to the function value %s at %s, which is not followed: %s", name, types.ExprString(call.Fun), line, si.mayChangeMore("its"))
 			}
 		}
+		if st, ok := parent(i - 1).(*ast.StarExpr); ok {
+			if as, ok := parent(i - 2).(*ast.AssignStmt); ok && isLHS(as, st) {
+				return fmt.Sprintf("*%s is assigned whole at %s: %s", name, line, si.mayChangeMore("its")) // s112 (advhunt2/reads.go)
+			}
+		}
 		return fmt.Sprintf("%s is passed on or aliased at %s: %s", name, line, si.mayChangeMore("its"))
 	}
 	s := si.pass.TypesInfo.Selections[sel]

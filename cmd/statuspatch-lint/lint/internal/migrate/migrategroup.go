@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -42,6 +43,9 @@ func fixWrite(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Wr
 	}
 	if why := appliedBetween(r.m, files, ws, opts); why != "" {
 		return nil, why // on every route with an anchor (migratekeptbetween.go)
+	}
+	if why := clientAt(r.m); why != "" {
+		return nil, why // on every route with an anchor (migrateclientat.go)
 	}
 	return plan(r.p, files, ws, opts)
 }
@@ -139,7 +143,7 @@ func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) 
 	}
 	for _, g := range group {
 		g.compose = true // a helper writing the object takes the patcher (migratehelper.go)
-		if why := g.checks().unsentMutations(g.call); why != "" {
+		if why := cmp.Or(g.checks().unsentMutations(g.call), clientAt(g)); why != "" {
 			if g == m {
 				return nil, why
 			}

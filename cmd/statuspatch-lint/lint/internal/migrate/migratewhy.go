@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -168,7 +169,7 @@ func (m reads) noGet() string {
 	if why := deferredBeforeRead(m); why != "" {
 		return m.shapeWhy(why)
 	}
-	if why := nestedGetWhy(m); why != "" {
+	if why := cmp.Or(nestedGetWhy(m), blockGetWhy(m), assertedGetWhy(m)); why != "" {
 		return why
 	}
 	if fd := m.funcDecl(kube.CalledFunc(m.pass, m.call)); fd != nil && !isStatusWrite(m.call) {
