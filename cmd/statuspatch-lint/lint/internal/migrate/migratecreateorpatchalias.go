@@ -162,7 +162,6 @@ func (ms *mutateStmts) aliasWhy() string {
 	if len(hs) == 0 {
 		return ""
 	}
-	info := ms.cs.pass.TypesInfo
 	inMoved := func(n ast.Node) bool {
 		for _, l := range ms.leaves {
 			if l.status && n.Pos() >= l.node.Pos() && n.Pos() < l.node.End() {
@@ -177,37 +176,42 @@ func (ms *mutateStmts) aliasWhy() string {
 		}
 		return ms.obj.Name() + "." + strings.TrimPrefix(f, "ObjectMeta.")
 	}
+	info := ms.cs.pass.TypesInfo
 	for j, l := range ms.leaves {
-		for c := range mustCursor(ms.cs, l.node).Preorder((*ast.Ident)(nil)) {
-			v, _ := info.Uses[c.Node().(*ast.Ident)].(*types.Var)
-			h, ok := hs[v]
-			if !ok {
-				continue
-			}
-			held := fmt.Sprintf("%s holds %s in %s", ms.cs.where(h.at.Pos()), part(h.field), v.Name())
-			top := chainTop(c, ms.fieldSel)
-			effect := ms.mayWrite(top, c)
-			switch {
-			case l.status && (h.field == "" || h.field == "Status") && !inMoved(h.at):
-				return fmt.Sprintf("%s, which %s uses: moved into the Retry, it would reach the object CreateOrPatch had, not the one the Retry holds", held, ms.cs.where(c.Node().Pos()))
-			case !effect:
-				if l.status || l.cond {
-					l.reads[h.field] = true
+		roots, in := leafRoots(ms.cs, l)
+		for k, root := range roots {
+			for c := range root.Preorder((*ast.Ident)(nil)) {
+				v, _ := info.Uses[c.Node().(*ast.Ident)].(*types.Var)
+				h, ok := hs[v]
+				if !ok {
+					continue
 				}
-				continue
-			case l.status && h.field != "Status":
-				return fmt.Sprintf("%s, through which %s, a moving statement, may set it after CreateOrPatch: -fix does not follow writes through an alias", held, ms.cs.where(c.Node().Pos()))
-			case l.status:
-				continue
-			}
-			staying := fmt.Sprintf("%s, through which %s may set it: -fix does not follow writes through an alias", held, ms.cs.where(c.Node().Pos()))
-			if h.field == "" || h.field == "Status" {
-				return staying
-			}
-			for _, r := range ms.leaves[:j] {
-				for f := range r.reads {
-					if (r.status || r.cond) && overlap(f, h.field) {
-						return staying
+				held := fmt.Sprintf("%s holds %s in %s", ms.cs.where(h.at.Pos()), part(h.field), v.Name())
+				top := chainTop(c, ms.fieldSel)
+				effect := ms.mayWrite(top, c)
+				at := ms.cs.where(c.Node().Pos()) + in[k]
+				switch {
+				case l.status && (h.field == "" || h.field == "Status") && !inMoved(h.at):
+					return fmt.Sprintf("%s, which %s uses: moved into the Retry, it would reach the object CreateOrPatch had, not the one the Retry holds", held, at)
+				case !effect:
+					if l.status || l.cond {
+						l.reads[h.field] = true
+					}
+					continue
+				case l.status && h.field != "Status":
+					return fmt.Sprintf("%s, through which %s, a moving statement, may set it after CreateOrPatch: -fix does not follow writes through an alias", held, at)
+				case l.status:
+					continue
+				}
+				staying := fmt.Sprintf("%s, through which %s may set it: -fix does not follow writes through an alias", held, at)
+				if h.field == "" || h.field == "Status" {
+					return staying
+				}
+				for _, r := range ms.leaves[:j] {
+					for f := range r.reads {
+						if (r.status || r.cond) && overlap(f, h.field) {
+							return staying
+						}
 					}
 				}
 			}
