@@ -56,10 +56,14 @@ func (ms *mutateStmts) holders() map[*types.Var]holder {
 		}
 		return true
 	}
+	fc, ok := ms.cs.cursor(ms.cs.enclosingFunc())
+	if !ok {
+		return hs
+	}
 	for grew := true; grew; {
 		grew = false
-		ast.Inspect(ms.cs.enclosingFunc(), func(n ast.Node) bool {
-			switch n := n.(type) {
+		for c := range fc.Preorder((*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.RangeStmt)(nil)) {
+			switch n := c.Node().(type) {
 			case *ast.AssignStmt:
 				for i, l := range n.Lhs {
 					r := n.Rhs[0]
@@ -83,8 +87,7 @@ func (ms *mutateStmts) holders() map[*types.Var]holder {
 					}
 				}
 			}
-			return true
-		})
+		}
 	}
 	return hs
 }
