@@ -32,9 +32,15 @@ type holder struct {
 // share memory with a part of obj: given the address of a part, or a
 // map, slice, pointer or interface read from it or from another holder,
 // to a fixed point. An error is not one: it carries no part of an object.
+// A value that may hold a function literal capturing the object or a
+// holder (closureHeld) holds the whole object, but a local function
+// variable given one, whose literals callees follows.
 func (ms *mutateStmts) holders() map[*types.Var]holder {
 	info := ms.cs.pass.TypesInfo
 	hs := map[*types.Var]holder{}
+	if ms.lits == nil {
+		ms.lits = funcLits(ms.cs)
+	}
 	link := func(at ast.Node, lhs ast.Expr, rhs ast.Expr) bool {
 		v := rootVar(info, lhs)
 		t := info.TypeOf(lhs)
@@ -42,6 +48,9 @@ func (ms *mutateStmts) holders() map[*types.Var]holder {
 			return false
 		}
 		field, ok := ms.sharing(hs, rhs)
+		if !ok && !followed(info, ms.lits, lhs, rhs) && mayHoldFunc(t, map[types.Type]bool{}) && closureHeld(ms.cs, ms.obj, ms.lits, hs, rhs) {
+			field, ok = "", true // a closure capturing the object
+		}
 		if !ok {
 			return false
 		}
