@@ -219,7 +219,7 @@ func (ms *mutateStmts) aliasWhy() string {
 				if h.field == "" || h.field == "Status" {
 					return staying
 				}
-				for _, r := range ms.leaves[:j] {
+				for _, r := range earlierLeaves(ms.leaves, j) {
 					for f := range r.reads {
 						if (r.status || r.cond) && overlap(f, h.field) {
 							return staying

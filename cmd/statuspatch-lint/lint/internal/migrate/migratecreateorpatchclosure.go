@@ -36,8 +36,12 @@ type callee struct {
 // f, called at line N, runs the literal at line M.
 func (ce callee) how(cs *site) string {
 	use, run := "handed on", "may run"
-	if c, ok := mustCursor(cs, ce.at).Parent().Node().(*ast.CallExpr); ok && ast.Unparen(c.Fun) == ce.at {
+	p := mustCursor(cs, ce.at).Parent()
+	if c, ok := p.Node().(*ast.CallExpr); ok && ast.Unparen(c.Fun) == ce.at {
 		use, run = "called", "runs"
+		if _, ok := p.Parent().Node().(*ast.DeferStmt); ok {
+			use = "deferred"
+		}
 	}
 	return fmt.Sprintf("%s, %s at %s, %s the literal at %s", ce.v.Name(), use, cs.where(ce.at.Pos()), run, cs.where(ce.lit.Pos()))
 }
@@ -201,6 +205,9 @@ func setter(cs *site, m leaf, f string) string {
 	if ce, ok := m.via[f]; ok {
 		return fmt.Sprintf("%s,", ce.how(cs))
 	}
+	if m.deferred {
+		return cs.where(m.node.Pos()) + ", deferring a call to the mutate's return,"
+	}
 	return cs.where(m.node.Pos())
 }
 
@@ -286,4 +293,42 @@ func calleeEffects(s *onceSpan, leaves []leaf) string {
 		}
 	}
 	return ""
+}
+
+// defers reports whether the statement s of the mutate defers a call
+// (not in a function literal of its own): the call runs as the mutate
+// returns, after its last statement.
+func defers(cs *site, s ast.Node) bool {
+	for c := range mustCursor(cs, s).Preorder((*ast.DeferStmt)(nil)) {
+		inLit := false
+		for e := range c.Enclosing((*ast.FuncLit)(nil)) {
+			inLit = e.Node().Pos() >= s.Pos() && e.Node().End() <= s.End()
+			break
+		}
+		if !inLit {
+			return true
+		}
+	}
+	return false
+}
+
+// laterLeaves are the leaves that may run after leaves[i]: those after
+// it, and those before it that defer a call.
+func laterLeaves(leaves []leaf, i int) []leaf {
+	var out []leaf
+	for j, l := range leaves {
+		if j > i || j < i && l.deferred {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// earlierLeaves are the leaves that may run before leaves[j] (all of its
+// deferred call): those before it, or all others when it defers.
+func earlierLeaves(leaves []leaf, j int) []leaf {
+	if !leaves[j].deferred {
+		return leaves[:j]
+	}
+	return append(slices.Clone(leaves[:j]), leaves[j+1:]...)
 }

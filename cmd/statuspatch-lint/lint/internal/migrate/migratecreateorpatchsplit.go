@@ -60,7 +60,7 @@ func (ms *mutateStmts) split() string {
 		if !l.status && !l.cond {
 			continue
 		}
-		for _, m := range ms.leaves[i+1:] {
+		for _, m := range laterLeaves(ms.leaves, i) {
 			for f := range l.reads {
 				sets := slices.Sorted(maps.Keys(m.sets))
 				if k := slices.IndexFunc(sets, func(g string) bool { return overlap(f, g) }); k >= 0 {
@@ -98,12 +98,13 @@ type leaf struct {
 	reads, sets  map[string]bool
 	extra        []callee          // the literals it runs through locals (callees)
 	via          map[string]callee // the callee setting a field of sets
+	deferred     bool              // it defers a call, run as the mutate returns
 }
 
 // leavesOf is s as leaves: itself, or, for an if that changes the status
 // and more, its condition and its body's leaves (splitIf).
 func (ms *mutateStmts) leavesOf(s ast.Stmt) ([]leaf, string) {
-	l := leaf{node: s, reads: map[string]bool{}, sets: map[string]bool{}}
+	l := leaf{node: s, reads: map[string]bool{}, sets: map[string]bool{}, deferred: defers(ms.cs, s)}
 	other, handed := "", ""
 	for _, u := range ms.uses(s) {
 		switch {
@@ -230,7 +231,7 @@ func (ms *mutateStmts) setLater(i int) string {
 			}
 		}
 	}
-	for _, l := range ms.leaves[i+1:] {
+	for _, l := range laterLeaves(ms.leaves, i) {
 		roots, in := leafRoots(ms.cs, l)
 		for k, root := range roots {
 			if n, _, v := firstSet(root, info, func(v *types.Var) bool { return read[v] }); n != nil {
