@@ -136,7 +136,7 @@ func CreateOrPatch(pass *analysis.Pass, files Files, mv CreateOrPatchMove) (*ana
 	if why != "" {
 		return nil, why
 	}
-	if why := calleeEffects(s, ms.leaves); why != "" {
+	if why := calleeEffects(s, r, ms.leaves); why != "" {
 		return nil, why
 	}
 	return ms.fix(as, mv.Patcher, onces)

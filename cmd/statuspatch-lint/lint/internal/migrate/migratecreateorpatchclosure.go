@@ -275,15 +275,19 @@ func movedSets(cs *site, obj *types.Var, l leaf, inMoved func(*types.Var) bool) 
 }
 
 // calleeEffects says why a moving leaf cannot run a literal through a
-// local: a call in its body with a side effect (sideEffect), which -fix
-// makes once only where the moved text itself calls it, would run again
-// on each attempt of the Retry, after CreateOrPatch.
-func calleeEffects(s *onceSpan, leaves []leaf) string {
+// local: what in its body Retry's attempts would do again (effectWhy:
+// a receive, a send), or a call with a side effect (sideEffect), which
+// -fix makes once only where the moved text itself calls it: in the
+// Retry it would run on each attempt, after CreateOrPatch.
+func calleeEffects(s *onceSpan, r retries, leaves []leaf) string {
 	for _, l := range leaves {
 		if !l.status {
 			continue
 		}
 		for _, ce := range l.extra {
+			if why := effectWhy(r, []ast.Node{ce.lit.Body}); why != "" {
+				return fmt.Sprintf("%s, in which %s", ce.how(s.si), why)
+			}
 			for c := range mustCursor(s.si, ce.lit.Body).Preorder((*ast.CallExpr)(nil)) {
 				call := c.Node().(*ast.CallExpr)
 				if fx := s.sideEffect(call); fx != "" {
