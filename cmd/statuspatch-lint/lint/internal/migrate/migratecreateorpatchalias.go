@@ -208,6 +208,8 @@ func (ms *mutateStmts) aliasWhy() string {
 				case !effect:
 					if l.status || l.cond {
 						l.reads[h.field] = true
+					} else if readsStatus(ms, h, c) && slices.ContainsFunc(earlierLeaves(ms.leaves, j), func(r leaf) bool { return r.status }) {
+						return fmt.Sprintf("%s, which %s, a statement staying in the mutate, reads after a status statement: it would read the status CreateOrPatch read, not the one decided after it", held, at)
 					}
 					continue
 				case l.status && h.field != "Status":
@@ -304,4 +306,49 @@ func throughRef(info *types.Info, e ast.Expr, id ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// readsStatus reports whether the read of the holder h at c may read
+// the object's status: h holds it, or h holds the whole object and the
+// expression climbed from c reaches a value of the object's type whose
+// Status it selects, whose kind's own method it calls, or which it uses
+// whole.
+func readsStatus(ms *mutateStmts, h holder, c inspector.Cursor) bool {
+	switch h.field {
+	case "Status":
+		return true
+	case "":
+	default:
+		return false
+	}
+	info := ms.cs.pass.TypesInfo
+	isObj := func(t types.Type) bool {
+		if p, ok := ms.obj.Type().Underlying().(*types.Pointer); ok && t != nil && types.Identical(t, p.Elem()) {
+			return true
+		}
+		return t != nil && types.Identical(t, ms.obj.Type())
+	}
+	for cur := c; ; cur = cur.Parent() {
+		e := cur.Node().(ast.Expr)
+		switch n := cur.Parent().Node().(type) {
+		case *ast.SelectorExpr:
+			if n.X != e {
+				return false
+			}
+			if isObj(info.TypeOf(e)) {
+				sel := info.Selections[n]
+				if sel == nil || sel.Kind() != types.FieldVal {
+					return sel == nil || len(sel.Index()) == 1
+				}
+				return n.Sel.Name == "Status"
+			}
+		case *ast.IndexExpr:
+			if n.X != e {
+				return false
+			}
+		case *ast.StarExpr, *ast.ParenExpr:
+		default:
+			return isObj(info.TypeOf(e))
+		}
+	}
 }
