@@ -61,6 +61,8 @@ import (
 // the condition, evaluated by both, calls nothing (but len, cap,
 // conversions and metadata readers: condEffect), reads no status and
 // nothing after it sets what it reads.
+// A function literal a statement runs through a local (f := func() {...};
+// f(), apply(f)) is taken as part of the statement: migratecreateorpatchclosure.go.
 
 // CreateOrPatchMove is a CreateOrPatch call whose mutate changes the
 // status, as the linter found it.
@@ -77,8 +79,9 @@ type mutateStmts struct {
 	cs     *site
 	obj    *types.Var
 	lit    *ast.FuncLit
-	status []ast.Stmt // the moving statements of the mutate's body
-	leaves []leaf     // its statements, a split if's by its parts (split)
+	status []ast.Stmt                    // the moving statements of the mutate's body
+	leaves []leaf                        // its statements, a split if's by its parts (split)
+	lits   map[*types.Var][]*ast.FuncLit // local function variables' literals (funcLits)
 }
 
 // CreateOrPatch plans the move of mv's status statements onto the kind's
@@ -131,6 +134,9 @@ func CreateOrPatch(pass *analysis.Pass, files Files, mv CreateOrPatchMove) (*ana
 	s := &onceSpan{si: cs, where: cs.where, fn: cs.enclosingFunc(), from: lit.Pos(), to: lit.End(), held: []*types.Var{obj}, stmt: as}
 	onces, why := s.calls(nodes)
 	if why != "" {
+		return nil, why
+	}
+	if why := calleeEffects(s, r, ms.leaves); why != "" {
 		return nil, why
 	}
 	return ms.fix(as, mv.Patcher, onces)

@@ -32,9 +32,15 @@ type holder struct {
 // share memory with a part of obj: given the address of a part, or a
 // map, slice, pointer or interface read from it or from another holder,
 // to a fixed point. An error is not one: it carries no part of an object.
+// A value that may hold a function literal capturing the object or a
+// holder (closureHeld) holds the whole object, but a local function
+// variable given one, whose literals callees follows.
 func (ms *mutateStmts) holders() map[*types.Var]holder {
 	info := ms.cs.pass.TypesInfo
 	hs := map[*types.Var]holder{}
+	if ms.lits == nil {
+		ms.lits = funcLits(ms.cs)
+	}
 	link := func(at ast.Node, lhs ast.Expr, rhs ast.Expr) bool {
 		v := rootVar(info, lhs)
 		t := info.TypeOf(lhs)
@@ -42,6 +48,9 @@ func (ms *mutateStmts) holders() map[*types.Var]holder {
 			return false
 		}
 		field, ok := ms.sharing(hs, rhs)
+		if !ok && !followed(info, ms.lits, lhs, rhs) && mayHoldFunc(t, map[types.Type]bool{}) && closureHeld(ms.cs, ms.obj, ms.lits, hs, rhs) {
+			field, ok = "", true // a closure capturing the object
+		}
 		if !ok {
 			return false
 		}
@@ -56,10 +65,14 @@ func (ms *mutateStmts) holders() map[*types.Var]holder {
 		}
 		return true
 	}
+	fc, ok := ms.cs.cursor(ms.cs.enclosingFunc())
+	if !ok {
+		return hs
+	}
 	for grew := true; grew; {
 		grew = false
-		ast.Inspect(ms.cs.enclosingFunc(), func(n ast.Node) bool {
-			switch n := n.(type) {
+		for c := range fc.Preorder((*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil), (*ast.RangeStmt)(nil)) {
+			switch n := c.Node().(type) {
 			case *ast.AssignStmt:
 				for i, l := range n.Lhs {
 					r := n.Rhs[0]
@@ -83,8 +96,7 @@ func (ms *mutateStmts) holders() map[*types.Var]holder {
 					}
 				}
 			}
-			return true
-		})
+		}
 	}
 	return hs
 }
@@ -162,7 +174,6 @@ func (ms *mutateStmts) aliasWhy() string {
 	if len(hs) == 0 {
 		return ""
 	}
-	info := ms.cs.pass.TypesInfo
 	inMoved := func(n ast.Node) bool {
 		for _, l := range ms.leaves {
 			if l.status && n.Pos() >= l.node.Pos() && n.Pos() < l.node.End() {
@@ -177,37 +188,44 @@ func (ms *mutateStmts) aliasWhy() string {
 		}
 		return ms.obj.Name() + "." + strings.TrimPrefix(f, "ObjectMeta.")
 	}
+	info := ms.cs.pass.TypesInfo
 	for j, l := range ms.leaves {
-		for c := range mustCursor(ms.cs, l.node).Preorder((*ast.Ident)(nil)) {
-			v, _ := info.Uses[c.Node().(*ast.Ident)].(*types.Var)
-			h, ok := hs[v]
-			if !ok {
-				continue
-			}
-			held := fmt.Sprintf("%s holds %s in %s", ms.cs.where(h.at.Pos()), part(h.field), v.Name())
-			top := chainTop(c, ms.fieldSel)
-			effect := ms.mayWrite(top, c)
-			switch {
-			case l.status && (h.field == "" || h.field == "Status") && !inMoved(h.at):
-				return fmt.Sprintf("%s, which %s uses: moved into the Retry, it would reach the object CreateOrPatch had, not the one the Retry holds", held, ms.cs.where(c.Node().Pos()))
-			case !effect:
-				if l.status || l.cond {
-					l.reads[h.field] = true
+		roots, in := leafRoots(ms.cs, l)
+		for k, root := range roots {
+			for c := range root.Preorder((*ast.Ident)(nil)) {
+				v, _ := info.Uses[c.Node().(*ast.Ident)].(*types.Var)
+				h, ok := hs[v]
+				if !ok {
+					continue
 				}
-				continue
-			case l.status && h.field != "Status":
-				return fmt.Sprintf("%s, through which %s, a moving statement, may set it after CreateOrPatch: -fix does not follow writes through an alias", held, ms.cs.where(c.Node().Pos()))
-			case l.status:
-				continue
-			}
-			staying := fmt.Sprintf("%s, through which %s may set it: -fix does not follow writes through an alias", held, ms.cs.where(c.Node().Pos()))
-			if h.field == "" || h.field == "Status" {
-				return staying
-			}
-			for _, r := range ms.leaves[:j] {
-				for f := range r.reads {
-					if (r.status || r.cond) && overlap(f, h.field) {
-						return staying
+				held := fmt.Sprintf("%s holds %s in %s", ms.cs.where(h.at.Pos()), part(h.field), v.Name())
+				top := chainTop(c, ms.fieldSel)
+				effect := ms.mayWrite(top, c)
+				at := ms.cs.where(c.Node().Pos()) + in[k]
+				switch {
+				case l.status && (h.field == "" || h.field == "Status") && !inMoved(h.at):
+					return fmt.Sprintf("%s, which %s uses: moved into the Retry, it would reach the object CreateOrPatch had, not the one the Retry holds", held, at)
+				case !effect:
+					if l.status || l.cond {
+						l.reads[h.field] = true
+					} else if readsStatus(ms, h, c) && slices.ContainsFunc(earlierLeaves(ms.leaves, j), func(r leaf) bool { return r.status }) {
+						return fmt.Sprintf("%s, which %s, a statement staying in the mutate, reads after a status statement: it would read the status CreateOrPatch read, not the one decided after it", held, at)
+					}
+					continue
+				case l.status && h.field != "Status":
+					return fmt.Sprintf("%s, through which %s, a moving statement, may set it after CreateOrPatch: -fix does not follow writes through an alias", held, at)
+				case l.status:
+					continue
+				}
+				staying := fmt.Sprintf("%s, through which %s may set it: -fix does not follow writes through an alias", held, at)
+				if h.field == "" || h.field == "Status" {
+					return staying
+				}
+				for _, r := range earlierLeaves(ms.leaves, j) {
+					for f := range r.reads {
+						if (r.status || r.cond) && overlap(f, h.field) {
+							return staying
+						}
 					}
 				}
 			}
@@ -288,4 +306,49 @@ func throughRef(info *types.Info, e ast.Expr, id ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// readsStatus reports whether the read of the holder h at c may read
+// the object's status: h holds it, or h holds the whole object and the
+// expression climbed from c reaches a value of the object's type whose
+// Status it selects, whose kind's own method it calls, or which it uses
+// whole.
+func readsStatus(ms *mutateStmts, h holder, c inspector.Cursor) bool {
+	switch h.field {
+	case "Status":
+		return true
+	case "":
+	default:
+		return false
+	}
+	info := ms.cs.pass.TypesInfo
+	isObj := func(t types.Type) bool {
+		if p, ok := ms.obj.Type().Underlying().(*types.Pointer); ok && t != nil && types.Identical(t, p.Elem()) {
+			return true
+		}
+		return t != nil && types.Identical(t, ms.obj.Type())
+	}
+	for cur := c; ; cur = cur.Parent() {
+		e := cur.Node().(ast.Expr)
+		switch n := cur.Parent().Node().(type) {
+		case *ast.SelectorExpr:
+			if n.X != e {
+				return false
+			}
+			if isObj(info.TypeOf(e)) {
+				sel := info.Selections[n]
+				if sel == nil || sel.Kind() != types.FieldVal {
+					return sel == nil || len(sel.Index()) == 1
+				}
+				return n.Sel.Name == "Status"
+			}
+		case *ast.IndexExpr:
+			if n.X != e {
+				return false
+			}
+		case *ast.StarExpr, *ast.ParenExpr:
+		default:
+			return isObj(info.TypeOf(e))
+		}
+	}
 }

@@ -230,21 +230,24 @@ func (ms *mutateStmts) blankOpsBefore(as *ast.AssignStmt) []*ast.AssignStmt {
 	if fn == nil {
 		return nil
 	}
+	fc, ok := ms.cs.cursor(fn)
+	if !ok {
+		return nil
+	}
 	var out []*ast.AssignStmt
-	ast.Inspect(fn, func(n ast.Node) bool {
-		a, ok := n.(*ast.AssignStmt)
-		if !ok || a.Pos() >= as.Pos() || len(a.Lhs) != 2 || len(a.Rhs) != 1 {
-			return true
+	for c := range fc.Preorder((*ast.AssignStmt)(nil)) {
+		a := c.Node().(*ast.AssignStmt)
+		if a.Pos() >= as.Pos() || len(a.Lhs) != 2 || len(a.Rhs) != 1 {
+			continue
 		}
 		id, ok := a.Lhs[0].(*ast.Ident)
 		call, isCall := ast.Unparen(a.Rhs[0]).(*ast.CallExpr)
 		if !ok || id.Name != "_" || !isCall {
-			return true
+			continue
 		}
 		if f := calleeFunc(ms.cs.pass.TypesInfo, call); f != nil && f.Name() == "CreateOrPatch" && f.Pkg() != nil && f.Pkg().Path() == "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil" {
 			out = append(out, a)
 		}
-		return true
-	})
+	}
 	return out
 }

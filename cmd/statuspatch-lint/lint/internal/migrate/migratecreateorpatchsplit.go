@@ -60,10 +60,11 @@ func (ms *mutateStmts) split() string {
 		if !l.status && !l.cond {
 			continue
 		}
-		for _, m := range ms.leaves[i+1:] {
+		for _, m := range laterLeaves(ms.leaves, i) {
 			for f := range l.reads {
-				if slices.ContainsFunc(slices.Collect(maps.Keys(m.sets)), func(g string) bool { return overlap(f, g) }) {
-					return fmt.Sprintf("%s reads %s.%s, which %s sets after it", ms.cs.where(l.node.Pos()), ms.obj.Name(), strings.TrimPrefix(f, "ObjectMeta."), ms.cs.where(m.node.Pos()))
+				sets := slices.Sorted(maps.Keys(m.sets))
+				if k := slices.IndexFunc(sets, func(g string) bool { return overlap(f, g) }); k >= 0 {
+					return fmt.Sprintf("%s reads %s.%s, which %s sets after it", ms.cs.where(l.node.Pos()), ms.obj.Name(), strings.TrimPrefix(f, "ObjectMeta."), setter(ms.cs, m, sets[k]))
 				}
 			}
 		}
@@ -95,12 +96,15 @@ type leaf struct {
 	node         ast.Node
 	status, cond bool
 	reads, sets  map[string]bool
+	extra        []callee          // the literals it runs through locals (callees)
+	via          map[string]callee // the callee setting a field of sets
+	deferred     bool              // it defers a call, run as the mutate returns
 }
 
 // leavesOf is s as leaves: itself, or, for an if that changes the status
 // and more, its condition and its body's leaves (splitIf).
 func (ms *mutateStmts) leavesOf(s ast.Stmt) ([]leaf, string) {
-	l := leaf{node: s, reads: map[string]bool{}, sets: map[string]bool{}}
+	l := leaf{node: s, reads: map[string]bool{}, sets: map[string]bool{}, deferred: defers(ms.cs, s)}
 	other, handed := "", ""
 	for _, u := range ms.uses(s) {
 		switch {
@@ -120,6 +124,9 @@ func (ms *mutateStmts) leavesOf(s ast.Stmt) ([]leaf, string) {
 	case handed != "":
 		return nil, fmt.Sprintf("%s hands %s to %s, which may read or change its status", ms.cs.where(s.Pos()), name, handed)
 	case !l.status || other == "":
+		if why := ms.addCallees(&l, s); why != "" {
+			return nil, why
+		}
 		return []leaf{l}, ""
 	}
 	mixed := fmt.Sprintf("%s uses the status and sets %s.%s", ms.cs.where(s.Pos()), name, strings.TrimPrefix(other, "ObjectMeta."))
@@ -194,11 +201,8 @@ func (ms *mutateStmts) locals() string {
 		if l.cond {
 			continue
 		}
-		for c := range writesOf(mustCursor(ms.cs, l.node), func(e ast.Expr) bool {
-			v := rootVar(info, e)
-			return v != nil && v != ms.obj && !inMoved(v)
-		}, nil) {
-			return fmt.Sprintf("%s sets %s, outside the object: moved, it would be set after CreateOrPatch, and not on create", ms.cs.where(c.Node().Pos()), types.ExprString(writtenExpr(c.Node(), info, ms.obj, inMoved)))
+		if why := movedSets(ms.cs, ms.obj, l, inMoved); why != "" {
+			return why
 		}
 	}
 	return ""
@@ -211,45 +215,28 @@ func mustCursor(si *site, n ast.Node) inspector.Cursor {
 	return c
 }
 
-// writtenExpr is the expression n (an assignment or an address taken)
-// sets outside the object and the moving leaves.
-func writtenExpr(n ast.Node, info *types.Info, obj *types.Var, inMoved func(*types.Var) bool) ast.Expr {
-	switch x := n.(type) {
-	case *ast.UnaryExpr:
-		return x.X
-	case *ast.AssignStmt:
-		for _, l := range x.Lhs {
-			if v := rootVar(info, l); v != nil && v != obj && !inMoved(v) {
-				return l
-			}
-		}
-	}
-	return &ast.Ident{Name: "a variable"}
-}
-
 // setLater says why the moving leaf ms.leaves[i] cannot run after the
-// mutate: it reads a variable outside the mutate that a later leaf
-// sets, which it would then read set.
+// mutate: it reads a variable outside the mutate that a later leaf sets
+// (itself or in a literal it runs: callees), which it would then read
+// set.
 func (ms *mutateStmts) setLater(i int) string {
 	info := ms.cs.pass.TypesInfo
+	li := ms.leaves[i]
 	read := map[*types.Var]bool{}
-	ast.Inspect(ms.leaves[i].node, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if v, ok := info.Uses[id].(*types.Var); ok && v != ms.obj && (v.Pos() < ms.lit.Pos() || v.Pos() >= ms.lit.End()) {
+	roots, _ := leafRoots(ms.cs, li)
+	for _, root := range roots {
+		for c := range root.Preorder((*ast.Ident)(nil)) {
+			if v, ok := info.Uses[c.Node().(*ast.Ident)].(*types.Var); ok && v != ms.obj && (v.Pos() < ms.lit.Pos() || v.Pos() >= ms.lit.End()) && !inLit(li, v) {
 				read[v] = true
 			}
 		}
-		return true
-	})
-	for _, l := range ms.leaves[i+1:] {
-		var set *types.Var
-		for c := range writesOf(mustCursor(ms.cs, l.node), func(e ast.Expr) bool {
-			if v := rootVar(info, e); read[v] {
-				set = v
+	}
+	for _, l := range laterLeaves(ms.leaves, i) {
+		roots, in := leafRoots(ms.cs, l)
+		for k, root := range roots {
+			if n, _, v := firstSet(root, info, func(v *types.Var) bool { return read[v] }); n != nil {
+				return fmt.Sprintf("%s reads %s, which %s%s sets after it", ms.cs.where(li.node.Pos()), v.Name(), ms.cs.where(n.Pos()), in[k])
 			}
-			return set != nil
-		}, nil) {
-			return fmt.Sprintf("%s reads %s, which %s sets after it", ms.cs.where(ms.leaves[i].node.Pos()), set.Name(), ms.cs.where(c.Node().Pos()))
 		}
 	}
 	return ""
