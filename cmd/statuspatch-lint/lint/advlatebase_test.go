@@ -31,6 +31,8 @@ func TestAdvLateBase(t *testing.T) {
 		93:  "NewWidgetStatusPatcher, then Flush",
 		106: "(an empty patch, which wrote none of them)",
 		124: "add client.MergeFromWithOptimisticLock to the status patch; the write stays a finding",
+		167: "move the status write onto WidgetStatusPatcher (NewWidgetStatusPatcher, then Flush)",
+		180: "move the status write onto WidgetStatusPatcher (NewWidgetStatusPatcher, then Flush)",
 	}
 	got := map[int]string{}
 	for _, r := range results {
@@ -43,6 +45,11 @@ func TestAdvLateBase(t *testing.T) {
 	for line, w := range want {
 		if !strings.Contains(got[line], w) {
 			t.Errorf("line %d: fix %q, want it to say %q", line, got[line], w)
+		}
+	}
+	for _, line := range []int{167, 180} { // readers: no late base
+		if strings.Contains(got[line], "its base was taken") {
+			t.Errorf("line %d: fix %q calls a reader's call a status change", line, got[line])
 		}
 	}
 	if len(got) != len(want) {

@@ -24,6 +24,7 @@ func TestAdvLateBaseOther(t *testing.T) {
 		30: "(an empty patch, which wrote none of them)",
 		44: "add client.MergeFromWithOptimisticLock to the status patch; the write stays a finding",
 		65: "add client.MergeFromWithOptimisticLock to the status patch; the write stays a finding",
+		80: "move the status write onto WidgetStatusPatcher (NewWidgetStatusPatcher, then Flush)",
 	}
 	got := map[int]string{}
 	for _, r := range results {
@@ -36,6 +37,11 @@ func TestAdvLateBaseOther(t *testing.T) {
 	for line, w := range want {
 		if !strings.Contains(got[line], w) {
 			t.Errorf("line %d: fix %q, want it to say %q", line, got[line], w)
+		}
+	}
+	for _, line := range []int{80} { // readers: no late base
+		if strings.Contains(got[line], "its base was taken") {
+			t.Errorf("line %d: fix %q calls a reader's call a status change", line, got[line])
 		}
 	}
 	if len(got) != len(want) {

@@ -31,6 +31,8 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 		// predicate selects, so the facts are the same with either driver.
 		if kube.HoldsObjectHelpers(pass.Pkg.Path()) {
 			migrate.ExportParamFacts(pass)
+			funcs := buildSSA(pass)
+			exportStatusChanges(pass, newTracer(pass, funcs), funcs)
 		}
 		return res, nil
 	}
@@ -54,6 +56,7 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 	allow := collectDirectives(pass, files, report)
 	funcs := buildSSA(pass)
 	t := newTracer(pass, funcs)
+	exportStatusChanges(pass, t, funcs)
 	c := newClassifier(t, funcs)
 	exportPatchFuncs(pass, c, funcs)
 	exportReadsFacts(pass, funcs)

@@ -158,13 +158,16 @@ func (cl *classifier) statusOnlyCall(c *ssa.CallCommon, obj ssa.Value) bool {
 		// write is refused), as -fix's statusOnlyChange reads it.
 		return false
 	}
+	// Given the object, it must change at most its status (StatusOnly,
+	// Recv "statusOnly") and change it somewhere (Changes, RecvChanges:
+	// statuschange.go), not only read it.
 	args, given := c.Args, false
 	if callee.Signature.Recv() != nil && len(args) > 0 {
 		if cl.identity(args[0]) == obj {
 			if fact.Recv != "statusOnly" {
 				return false
 			}
-			given = true
+			given = given || fact.RecvChanges
 		}
 		args = args[1:]
 	}
@@ -173,7 +176,7 @@ func (cl *classifier) statusOnlyCall(c *ssa.CallCommon, obj ssa.Value) bool {
 			if !slices.Contains(fact.StatusOnly, i) {
 				return false
 			}
-			given = true
+			given = given || slices.Contains(fact.Changes, i)
 		}
 	}
 	return given

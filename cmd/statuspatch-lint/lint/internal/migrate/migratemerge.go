@@ -178,7 +178,7 @@ func statusOnlyChange(m *migration, n ast.Node, arg ast.Expr) bool {
 			return false
 		}
 		fn, ok := s.Obj().(*types.Func)
-		return ok && m.pass.ImportObjectFact(fn.Origin(), &fact) && fact.Recv == "statusOnly"
+		return ok && m.pass.ImportObjectFact(fn.Origin(), &fact) && fact.Recv == "statusOnly" && fact.RecvChanges
 	}
 	call, _ := n.(*ast.CallExpr)
 	if call == nil {
@@ -189,8 +189,8 @@ func statusOnlyChange(m *migration, n ast.Node, arg ast.Expr) bool {
 	if fn == nil || i < 0 || fn.Signature().Recv() != nil || call.Ellipsis.IsValid() {
 		return false
 	}
-	if !m.pass.ImportObjectFact(fn.Origin(), &fact) || !slices.Contains(fact.StatusOnly, i) {
-		return false
+	if !m.pass.ImportObjectFact(fn.Origin(), &fact) || !slices.Contains(fact.StatusOnly, i) || !slices.Contains(fact.Changes, i) {
+		return false // reads it only, or changes more
 	}
 	if fn.Pkg() != m.pass.Pkg {
 		// Its StatusOnly is its body's uses judged as a callee's: a

@@ -92,6 +92,12 @@ type ParamsFact struct {
 	// StatusOnlyIf: at most the status when the interface calls made on
 	// it do, for the module's driver to judge (paramsimplsrecv.go).
 	StatusOnlyIf []AssumedParam
+	// Changes: the StatusOnly parameters whose status the function may
+	// change (not only read), and RecvChanges the same of a "statusOnly"
+	// receiver: the analyzer's model on SSA (lint/statuschange.go), for
+	// a base taken after such a call (statusOnlyChange).
+	Changes     []int
+	RecvChanges bool
 }
 
 // ParamWhy is ParamsFact.Why of one parameter (by position).

@@ -146,3 +146,36 @@ func deep10(ctx context.Context, c client.Client, w *v1.Widget) error {
 	w.Status.Ready = true
 	return c.Status().Update(ctx, w) // want `handwritten status write to Widget`
 }
+
+func isReady(w *v1.Widget) bool { return w.Status.Ready } // want isReady:`^statusOnly\[0\]$`
+
+// readerBefore, methodReader: a helper of the package, or a method of the
+// kind, that only reads the status before the base: its facts say "at most
+// the status" (StatusOnly, Recv statusOnly) but it changes none (Changes,
+// RecvChanges), so the patch after it is no late base. At d4979aa7 both
+// were called empty and moved to the read (karpenter's object.GVK).
+func (r *R) readerBefore(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if isReady(w) {
+		return nil
+	}
+	base := w.DeepCopy()
+	w.Status.Size = 3
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+func (r *R) methodReader(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if len(w.GetConditions()) > 0 {
+		return nil
+	}
+	base := w.DeepCopy()
+	w.Status.Size = 3
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}

@@ -64,3 +64,18 @@ func (r *R) localWriter(ctx context.Context, req ctrl.Request) error {
 	base := w.DeepCopy()
 	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is handed to markThenSave at line 61, before the base at line 64, where w is passed to conds.Save at line 51, where its status is written at conds.go:17, a write -fix does not move with the caller's: a change through that reference after the base at line 64 would be unseen\)$`
 }
+
+// otherReader: a helper of another package that only reads the status
+// before the base: no late base (at d4979aa7 it was called empty).
+func (r *R) otherReader(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if conds.IsReady(w) {
+		return nil
+	}
+	base := w.DeepCopy()
+	w.Status.Size = 3
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}

@@ -22,3 +22,6 @@ func MarkAndSave(ctx context.Context, c client.Client, w *v1.Widget) error {
 	w.Status.Ready = true
 	return Save(ctx, c, w)
 }
+
+// IsReady only reads the status.
+func IsReady(w *v1.Widget) bool { return w.Status.Ready }
