@@ -43,7 +43,7 @@ func (r *R) valueReplaced(ctx context.Context, key client.ObjectKey) error {
 		return p.Flush(ctx)
 	}
 	reset(&order)
-	return r.Status().Update(ctx, &order) // want `\(not moved to the patcher: order is handed by address to reset at line 45 \(o is passed on or aliased at line 49: it may change more than its status\), after its patcher p is made at line 41: p may no longer hold what this write would send\)`
+	return r.Status().Update(ctx, &order) // want `\(not moved to the patcher: order is handed by address to reset at line 45 \(\*o is assigned whole at line 49: it may change more than its status\), after its patcher p is made at line 41: p may no longer hold what this write would send\)`
 }
 
 func reset(o *v1.Widget) { *o = v1.Widget{} }
