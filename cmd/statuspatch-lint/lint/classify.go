@@ -69,6 +69,9 @@ type classifier struct {
 	// The functions holding a status write (findWrites), for the late
 	// base (latebase.go's writesStatus).
 	writers map[*ssa.Function]bool
+	// What a function of the package does to the resourceVersion of its
+	// parameter: set, cleared (unread.go's helperRV).
+	rvMemo map[*ssa.Parameter][2]bool
 }
 
 func newClassifier(t *tracer, funcs []*ssa.Function) *classifier {

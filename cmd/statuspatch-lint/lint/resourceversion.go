@@ -20,7 +20,7 @@ func (cl *classifier) classifyUpdate(w *write) result {
 		return r
 	}
 	obj := cl.identity(w.args[1])
-	for _, set := range cl.objectRVSets(w.instr.Parent(), obj, 0) {
+	for _, set := range cl.objectRVSets(w.instr.Parent(), obj) {
 		if set.cleared && reaches(set.instr, w.instr) {
 			return result{blind, "resourceVersion cleared before Update"}
 		}

@@ -4,7 +4,6 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint/internal/migrate"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -22,6 +21,7 @@ import (
 // package whose object parameter (or receiver) changes at most its
 // status the ones it does change.
 func exportStatusChanges(pass *analysis.Pass, t *tracer, funcs []*ssa.Function) {
+	sc := &statusChanges{pass: pass, t: t, seen: map[*ssa.Parameter]bool{}, known: map[*ssa.Parameter]bool{}}
 	for _, fn := range funcs {
 		obj, ok := fn.Object().(*types.Func)
 		if !ok || fn.Parent() != nil || fn.Blocks == nil {
@@ -34,11 +34,11 @@ func exportStatusChanges(pass *analysis.Pass, t *tracer, funcs []*ssa.Function) 
 		off := 0
 		if fn.Signature.Recv() != nil {
 			off = 1
-			fact.RecvChanges = fact.Recv == "statusOnly" && len(fn.Params) > 0 && changesStatus(pass, t, fn, fn.Params[0], 0)
+			fact.RecvChanges = fact.Recv == "statusOnly" && len(fn.Params) > 0 && sc.param(fn.Params[0])
 		}
 		fact.Changes = nil
 		for _, i := range fact.StatusOnly {
-			if i+off < len(fn.Params) && changesStatus(pass, t, fn, fn.Params[i+off], 0) {
+			if i+off < len(fn.Params) && sc.param(fn.Params[i+off]) {
 				fact.Changes = append(fact.Changes, i)
 			}
 		}
@@ -46,51 +46,67 @@ func exportStatusChanges(pass *analysis.Pass, t *tracer, funcs []*ssa.Function) 
 	}
 }
 
-// changesStatus reports whether fn may change the status of p, its
-// parameter: a store through p's status, its status field's address
-// handed to a call (meta.SetStatusCondition(&p.Status.Conditions, c)),
-// or p handed to a function or method that changes it (by its body in
-// the package, as deep as kube.MaxDepth; by its ParamsFact in another).
-func changesStatus(pass *analysis.Pass, t *tracer, fn *ssa.Function, p ssa.Value, depth int) bool {
-	if depth > kube.MaxDepth {
-		return false
+// statusChanges answers, once per parameter, whether a function of the
+// package may change the status of its parameter: a cycle of calls
+// (A hands it to B, B back to A) adds nothing.
+type statusChanges struct {
+	pass  *analysis.Pass
+	t     *tracer
+	seen  map[*ssa.Parameter]bool // asked: in progress or known
+	known map[*ssa.Parameter]bool
+}
+
+// param reports whether p's function may change the status of p: a
+// store through p's status, its status field's address handed to a call
+// (meta.SetStatusCondition(&p.Status.Conditions, c)), or p handed to a
+// function or method that changes it (by its body in the package; by its
+// ParamsFact in another).
+func (sc *statusChanges) param(p *ssa.Parameter) bool {
+	if sc.seen[p] {
+		return sc.known[p]
 	}
+	sc.seen[p] = true
+	fn := p.Parent()
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.Store:
-				if fa, ok := instr.Addr.(*ssa.FieldAddr); ok && throughStatus(fa) && t.fieldRoot(fa) == p {
-					return true
+				if fa, ok := instr.Addr.(*ssa.FieldAddr); ok && throughStatus(fa) && sc.t.fieldRoot(fa) == p {
+					sc.known[p] = true
 				}
 			case ssa.CallInstruction:
 				c := instr.Common()
-				if changesStatusOf(t, c, p) {
-					return true
+				if changesStatusOf(sc.t, c, p) {
+					sc.known[p] = true
+					break
 				}
 				g := c.StaticCallee()
-				if g == nil || g == fn {
+				if g == nil {
 					continue
 				}
 				for j, a := range c.Args {
-					if t.identity(a) == p && calleeChanges(pass, t, g, j, depth) {
-						return true
+					if sc.t.identity(a) == p && sc.callee(g, j) {
+						sc.known[p] = true
 					}
 				}
+			}
+			if sc.known[p] {
+				return true
 			}
 		}
 	}
 	return false
 }
 
-// calleeChanges reports whether g changes the status of its j-th SSA
-// argument (a method's receiver first).
-func calleeChanges(pass *analysis.Pass, t *tracer, g *ssa.Function, j, depth int) bool {
-	if g.Pkg != nil && g.Pkg.Pkg == pass.Pkg && g.Blocks != nil {
-		return j < len(g.Params) && changesStatus(pass, t, g, g.Params[j], depth+1)
+// callee reports whether g changes the status of its j-th SSA argument
+// (a method's receiver first).
+func (sc *statusChanges) callee(g *ssa.Function, j int) bool {
+	if g.Pkg != nil && g.Pkg.Pkg == sc.pass.Pkg && g.Blocks != nil {
+		return j < len(g.Params) && sc.param(g.Params[j])
 	}
 	obj, ok := g.Object().(*types.Func)
 	var fact migrate.ParamsFact
-	if !ok || !pass.ImportObjectFact(obj.Origin(), &fact) {
+	if !ok || !sc.pass.ImportObjectFact(obj.Origin(), &fact) {
 		return false
 	}
 	if g.Signature.Recv() != nil {

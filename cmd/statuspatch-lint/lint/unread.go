@@ -6,7 +6,6 @@ import (
 	"go/types"
 	"strings"
 
-	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -28,7 +27,7 @@ func (cl *classifier) clearedLock(w *write) (result, bool) {
 	if r, ok := cl.unreadResult(w, "the lock sends the object's resourceVersion, which is empty"); ok {
 		return r, true
 	}
-	for _, s := range cl.objectRVSets(w.instr.Parent(), cl.identity(w.args[1]), 0) {
+	for _, s := range cl.objectRVSets(w.instr.Parent(), cl.identity(w.args[1])) {
 		if s.cleared && reaches(s.instr, w.instr) {
 			return result{blind, "resourceVersion cleared before the patch, whose lock sends it empty"}, true
 		}
@@ -61,7 +60,7 @@ func (cl *classifier) unread(w *write) *ssa.Alloc {
 	if !ok || a.Parent() != w.instr.Parent() || a.Pos() == 0 || !typedKind(a.Type()) {
 		return nil
 	}
-	for _, s := range cl.objectRVSets(w.instr.Parent(), a, 0) {
+	for _, s := range cl.objectRVSets(w.instr.Parent(), a) {
 		if !s.cleared && reaches(s.instr, w.instr) {
 			return nil
 		}
@@ -235,11 +234,11 @@ func literalMeta(v ssa.Value) bool {
 // what else gives it its resourceVersion before the write: its whole
 // metadata stored (obj.ObjectMeta = metav1.ObjectMeta{Name: n}: cleared,
 // by a literal without one; set by any other value), and a function of
-// the package handed it whose body, followed as deep as kube.MaxDepth,
-// does either (clearRV(obj)): a set at the call.
-func (cl *classifier) objectRVSets(fn *ssa.Function, obj ssa.Value, depth int) []rvSet {
+// the package handed it whose body, followed, does either (clearRV(obj)):
+// a set at the call (helperRV).
+func (cl *classifier) objectRVSets(fn *ssa.Function, obj ssa.Value) []rvSet {
 	sets := cl.resourceVersionSets(fn, obj)
-	if fn == nil || depth > kube.MaxDepth {
+	if fn == nil {
 		return sets
 	}
 	for _, b := range fn.Blocks {
@@ -262,14 +261,36 @@ func (cl *classifier) objectRVSets(fn *ssa.Function, obj ssa.Value, depth int) [
 					if cl.identity(a) != obj {
 						continue
 					}
-					for _, s := range cl.objectRVSets(g, g.Params[i], depth+1) {
-						sets = append(sets, rvSet{instr, s.cleared})
+					set, cleared := cl.helperRV(g.Params[i])
+					if set {
+						sets = append(sets, rvSet{instr, false})
+					}
+					if cleared {
+						sets = append(sets, rvSet{instr, true})
 					}
 				}
 			}
 		}
 	}
 	return sets
+}
+
+// helperRV says whether p's function, or one it hands p to, may set p's
+// resourceVersion (set) or clear it (cleared); once per parameter, a
+// cycle of calls adding nothing.
+func (cl *classifier) helperRV(p *ssa.Parameter) (set, cleared bool) {
+	if cl.rvMemo == nil {
+		cl.rvMemo = map[*ssa.Parameter][2]bool{}
+	}
+	if r, ok := cl.rvMemo[p]; ok {
+		return r[0], r[1]
+	}
+	cl.rvMemo[p] = [2]bool{}
+	for _, s := range cl.objectRVSets(p.Parent(), p) {
+		set, cleared = set || !s.cleared, cleared || s.cleared
+	}
+	cl.rvMemo[p] = [2]bool{set, cleared}
+	return set, cleared
 }
 
 // typedKind reports whether t, a pointer, is to a struct embedding

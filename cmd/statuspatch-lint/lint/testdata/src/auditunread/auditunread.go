@@ -134,3 +134,27 @@ func (r *Reconciler) readThenReplaced(ctx context.Context, key client.ObjectKey)
 	d.ObjectMeta = metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace}
 	_ = r.Status().Update(ctx, d) // want `^blind: Status\(\).Update of Deployment: resourceVersion cleared before Update$`
 }
+
+// ping and pong hand the object to each other three times: the walks of
+// what a function does to its parameter (its resourceVersion, its status)
+// ask each once (their first version walked 3^24 bodies, and did not end).
+func ping(d *appsv1.Deployment, n int) { // want ping:`^statusOnly\[0\]$`
+	if n > 0 {
+		pong(d, n-1)
+		pong(d, n-2)
+		pong(d, n-3)
+	}
+}
+
+func pong(d *appsv1.Deployment, n int) { // want pong:`^statusOnly\[0\]$`
+	if n > 0 {
+		ping(d, n-1)
+		ping(d, n-2)
+		ping(d, n-3)
+	}
+}
+
+func (r *Reconciler) recursive(ctx context.Context, d *appsv1.Deployment) {
+	ping(d, 3)
+	_ = r.Status().Update(ctx, d) // want `^optimistic: `
+}
