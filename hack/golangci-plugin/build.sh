@@ -43,6 +43,9 @@ case ${1:-} in
 	;;
 esac
 out=${1:-$root/bin/golangci-lint-statuspatch}
+# A relative OUT is the caller's, not this folder's (go build runs here):
+# build.sh bin/x from the root once left the binary in this folder.
+[[ $out == /* ]] || out=$PWD/$out
 
 echo "building $out"
 # hack/golangci-plugin/go.work builds it against this checkout's statuspatch-lint module
