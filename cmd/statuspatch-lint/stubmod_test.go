@@ -1,13 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/mod/modfile"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/stubmod"
 )
 
 // realmod is the module whose code the command's tests run on: it
@@ -34,7 +33,7 @@ func stubRealmod(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gomod, err := stubGoMod(data, stubs)
+	gomod, err := stubmod.GoMod(data, stubs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,46 +44,6 @@ func stubRealmod(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return mod
-}
-
-// stubGoMod rewrites a go.mod to require, in place of its requirements,
-// the stub modules in the stubs directory (one per module path, with a
-// go.mod), each replaced by its directory. A direct requirement without a
-// stub is an error; indirect ones without are dropped.
-func stubGoMod(data []byte, stubs string) ([]byte, error) {
-	f, err := modfile.Parse("go.mod", data, nil)
-	if err != nil {
-		return nil, fmt.Errorf("parsing %s's go.mod: %w", realmod, err)
-	}
-	var reqs []modfile.Require // DropRequire clears the ones in f
-	for _, r := range f.Require {
-		reqs = append(reqs, *r)
-	}
-	for _, r := range reqs {
-		path := r.Mod.Path
-		dir := filepath.Join(stubs, filepath.FromSlash(path))
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-			if !r.Indirect {
-				return nil, fmt.Errorf("no stub module of %s, a direct requirement: %w", path, err)
-			}
-			if err := f.DropRequire(path); err != nil {
-				return nil, fmt.Errorf("dropping %s: %w", path, err)
-			}
-			continue
-		}
-		if err := f.AddRequire(path, "v0.0.0"); err != nil {
-			return nil, fmt.Errorf("requiring the stub of %s: %w", path, err)
-		}
-		if err := f.AddReplace(path, "", dir, ""); err != nil {
-			return nil, fmt.Errorf("replacing %s: %w", path, err)
-		}
-	}
-	f.Cleanup()
-	out, err := f.Format()
-	if err != nil {
-		return nil, fmt.Errorf("formatting the stub go.mod: %w", err)
-	}
-	return out, nil
 }
 
 // The stubs the command's tests run on (stubRealmod) give the command the
