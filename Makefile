@@ -160,7 +160,7 @@ KNOWN_BUGS_realops7 := TestLocalQueueRestartReplay
 KNOWN_BUGS_MODULES := realops realops2 realops3 realops4 realops5 realops6 realops7
 
 .PHONY: explore-known-bugs
-explore-known-bugs: ## The known bugs of make explore-operators' operators found again (their replays, the bugs played on the server, the false alarms not raised; 24 tests, no budgeted search): about 5 minutes warm; empty caches download and build the operators (about 2,200 CPU-s). CI runs it.
+explore-known-bugs: ## The known bugs of make explore-operators' operators found again (their replays, the bugs played on the server, the false alarms not raised; 24 tests, no budgeted search): about 5 minutes warm; empty caches download and build the operators (about 2,300 CPU-s). Not in CI: make explore-operators runs these tests too, in make test-compat-all before each release.
 	@echo "make testenv-assets: kube-apiserver and etcd $(TESTENV_ASSETS_VERSION) (minutes the first time)"
 	@$(MAKE) -s testenv-assets build
 	@fail=; $(foreach m,$(KNOWN_BUGS_MODULES),echo "cd examples/$(m) && go test -run '^($(KNOWN_BUGS_$(m)))$$'"; \

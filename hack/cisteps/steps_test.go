@@ -118,7 +118,6 @@ func graph(t *testing.T) (steps []string, after map[string][]string) {
 		floorTest, rest                  = "compat test floor", "compat test workspace below"
 		install, release, newcomer, conc = "make test-install", "make test-release", "make test-newcomer (install line)", "make test-release-concurrent"
 		fuzz, lint, plugin               = "make fuzz (FUZZ_SERVER=0)", "make lint", "make lint-plugin"
-		knownBugs                        = "make explore-known-bugs"
 	)
 	after = map[string][]string{
 		tools:       nil,
@@ -135,7 +134,6 @@ func graph(t *testing.T) (steps []string, after map[string][]string) {
 		fuzz:        {build, testAssets},
 		lint:        {fuzz},
 		plugin:      {lint},
-		knownBugs:   {testAssets},
 	}
 	for s := range after {
 		steps = append(steps, s)
