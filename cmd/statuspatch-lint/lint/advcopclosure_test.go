@@ -56,3 +56,11 @@ func TestAdvCreateOrPatchClosure(t *testing.T) {
 		}
 	}
 }
+
+// A kept CreateOrPatch reason names one field the status statement reads
+// and a later statement sets: the first in field-path order, not the
+// first of a map's iteration (advcoporder; at 92b8ecd7, -count=6 named three fields).
+func TestAdvCreateOrPatchReasonOrder(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advcoporder")
+}

@@ -61,7 +61,7 @@ func (ms *mutateStmts) split() string {
 			continue
 		}
 		for _, m := range laterLeaves(ms.leaves, i) {
-			for f := range l.reads {
+			for _, f := range slices.Sorted(maps.Keys(l.reads)) {
 				sets := slices.Sorted(maps.Keys(m.sets))
 				if k := slices.IndexFunc(sets, func(g string) bool { return overlap(f, g) }); k >= 0 {
 					return fmt.Sprintf("%s reads %s.%s, which %s sets after it", ms.cs.where(l.node.Pos()), ms.obj.Name(), strings.TrimPrefix(f, "ObjectMeta."), setter(ms.cs, m, sets[k]))
