@@ -192,7 +192,10 @@ func jsonFindings(out []byte) ([]finding, error) {
 		if a.line != b.line {
 			return a.line - b.line
 		}
-		return a.col - b.col
+		if a.col != b.col {
+			return a.col - b.col
+		}
+		return strings.Compare(a.text, b.text) // two at one place: not byPkg's map order
 	})
 	return all, nil
 }

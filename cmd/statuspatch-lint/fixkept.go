@@ -71,8 +71,11 @@ func (r fixReport) asBefore(out []byte) []byte {
 		if len(before) != len(now) {
 			continue
 		}
+		// Two at one place in stays' order, which is the -json output's
+		// packages' (a map): by message, the same each run.
 		sort.SliceStable(before, func(i, j int) bool {
-			return before[i].line < before[j].line || before[i].line == before[j].line && before[i].col < before[j].col
+			a, b := before[i], before[j]
+			return a.line < b.line || a.line == b.line && (a.col < b.col || a.col == b.col && a.msg < b.msg)
 		})
 		sort.SliceStable(now, func(i, j int) bool {
 			return now[i].line < now[j].line || now[i].line == now[j].line && now[i].col < now[j].col

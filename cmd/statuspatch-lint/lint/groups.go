@@ -129,9 +129,10 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 		}
 	}
 	// A helper's caller passing the patcher of writes -ci -fix moves
-	// (Shares): they move only with the helper's group.
-	for key, ms := range byKey {
-		for _, m := range ms {
+	// (Shares): they move only with the helper's group. By key: a write's
+	// first need that stays names its reason, and its needs fold in order.
+	for _, key := range slices.Sorted(maps.Keys(byKey)) {
+		for _, m := range byKey[key] {
 			for _, p := range m.Shares {
 				if r, ok := along[p]; ok {
 					p = r

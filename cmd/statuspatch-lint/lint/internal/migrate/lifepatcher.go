@@ -1,10 +1,12 @@
 package migrate
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -259,18 +261,26 @@ func (c *codeLife) options(cp madePatcher, at string) string {
 func (c *codeLife) w() string { return statusVerb(c.call) }
 
 // writes is the other status writes of the object in the write's
-// function, by their Write.
-func (c *codeLife) writes() map[*Write]*ast.CallExpr {
+// function, each Write with its call, in source order: the first that
+// keeps this one (neighbours) or is held (viaHeld) is the same each run.
+func (c *codeLife) writes() iter.Seq2[*Write, *ast.CallExpr] {
 	m, fn := c.migration, c.enclosingFunc()
-	found := map[*Write]*ast.CallExpr{}
+	var found []*Write
 	for _, o := range c.ws {
 		call, ok := c.files.Calls[o.Lparen]
-		if o.Generated || !ok || call == m.call || len(call.Args) < 2 || call.Pos() < fn.Pos() || call.End() > fn.End() || !passesObj(m.pass.TypesInfo, c.obj, call.Args[1]) {
+		if o.Generated || !ok || call == m.call || len(call.Args) < 2 || call.Pos() < fn.Pos() || call.End() > fn.End() || !passesObj(m.pass.TypesInfo, c.obj, call.Args[1]) || slices.Contains(found, o) {
 			continue
 		}
-		found[o] = call
+		found = append(found, o)
 	}
-	return found
+	slices.SortStableFunc(found, func(a, b *Write) int { return cmp.Compare(a.Lparen, b.Lparen) })
+	return func(yield func(*Write, *ast.CallExpr) bool) {
+		for _, o := range found {
+			if !yield(o, c.files.Calls[o.Lparen]) {
+				return
+			}
+		}
+	}
 }
 
 // neighbours says why another status write of the object, on a path from

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -48,7 +49,10 @@ func (ce callee) how(cs *site) string {
 
 // funcLits is every local function variable of the function declaration
 // around the call and the literals it may hold: given one, or given
-// another such variable's (g := f), to a fixed point.
+// another such variable's (g := f), to a fixed point. Each variable's
+// literals are in source order: the fixed point takes them in the order
+// of a map's iteration, and callees' order names the literal a reason
+// gives.
 func funcLits(cs *site) map[*types.Var][]*ast.FuncLit {
 	lits := map[*types.Var][]*ast.FuncLit{}
 	var outer ast.Node
@@ -117,6 +121,9 @@ func funcLits(cs *site) map[*types.Var][]*ast.FuncLit {
 				}
 			}
 		}
+	}
+	for _, ls := range lits {
+		slices.SortFunc(ls, func(a, b *ast.FuncLit) int { return cmp.Compare(a.Pos(), b.Pos()) })
 	}
 	return lits
 }

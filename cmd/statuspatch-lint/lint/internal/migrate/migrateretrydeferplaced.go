@@ -154,7 +154,7 @@ func placedBody(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from to
 		}
 		return nil, notLast
 	}
-	for id := range identsOf(r.call.Args[0]) {
+	for _, id := range identsOf(r.call.Args[0]) {
 		if o := r.pass.TypesInfo.Uses[id]; o != nil && o.Pos() >= lit.Pos() && o.Pos() < lit.End() {
 			return nil, fmt.Sprintf("the write's context %s is declared in the deferred literal, not at the decision", id.Name)
 		}
@@ -175,12 +175,13 @@ func declName(fn ast.Node) string {
 	return "the function"
 }
 
-// identsOf are the identifiers in e.
-func identsOf(e ast.Node) map[*ast.Ident]bool {
-	out := map[*ast.Ident]bool{}
+// identsOf are the identifiers in e, in source order: the reason names
+// the first declared in the literal.
+func identsOf(e ast.Node) []*ast.Ident {
+	var out []*ast.Ident
 	ast.Inspect(e, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
-			out[id] = true
+			out = append(out, id)
 		}
 		return true
 	})

@@ -1,10 +1,12 @@
 package migrate
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -128,15 +130,16 @@ var statusReaders = map[string]map[string]bool{
 // there, where Retry would send the change): each use of it up to the
 // exit a field read, an argument of a statusReaders function, or the
 // argument of a function of the package whose body only reads it in
-// turn. "" when every exit is so.
+// turn. "" when every exit is so; else the first exit that is not, in
+// source order (exitTexts is a map: its order would change the line).
 func (r retries) exitChanged(p *retryPlan) string {
-	why := ""
-	for n := range r.exitTexts(p, true) {
-		if why == "" && !r.onlyRead(r.enclosingFunc(), r.obj, p.stmts[0].Pos(), n.Pos(), map[*types.Func]bool{}) {
-			why = fmt.Sprintf("%s may be changed before the %s at %s, which wrote nothing where Retry would send the change", r.obj.Name(), exitName(n), r.where(n.Pos()))
+	exits := slices.SortedFunc(maps.Keys(r.exitTexts(p, true)), func(a, b ast.Node) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	for _, n := range exits {
+		if !r.onlyRead(r.enclosingFunc(), r.obj, p.stmts[0].Pos(), n.Pos(), map[*types.Func]bool{}) {
+			return fmt.Sprintf("%s may be changed before the %s at %s, which wrote nothing where Retry would send the change", r.obj.Name(), exitName(n), r.where(n.Pos()))
 		}
 	}
-	return why
+	return ""
 }
 
 // exitName is how a reason names the exit n.

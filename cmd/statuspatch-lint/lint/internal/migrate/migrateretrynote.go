@@ -166,13 +166,18 @@ func planWhy(r retries, decision []ast.Stmt) string {
 	}
 	from, to := decision[0].Pos(), decision[len(decision)-1].End()
 	fn := r.enclosingFunc()
+	var used *ast.Ident // the first such use, by position: Uses is a map
 	for id, obj := range r.pass.TypesInfo.Uses {
 		if obj == types.Object(r.lateVar) && droppedBase(r, r.late) {
 			continue // a base dropped inside the decision (lateHead)
 		}
-		if d := obj.Pos(); d >= from && d < to && (id.Pos() < from || id.Pos() >= to) && id.Pos() >= fn.Pos() && id.Pos() < fn.End() {
-			return fmt.Sprintf("it declares %s at %s, used after it at %s, which a declaration inside Retry's function would hide", obj.Name(), r.where(d), r.where(id.Pos()))
+		if d := obj.Pos(); d >= from && d < to && (id.Pos() < from || id.Pos() >= to) && id.Pos() >= fn.Pos() && id.Pos() < fn.End() && (used == nil || id.Pos() < used.Pos()) {
+			used = id
 		}
+	}
+	if used != nil {
+		obj := r.pass.TypesInfo.Uses[used]
+		return fmt.Sprintf("it declares %s at %s, used after it at %s, which a declaration inside Retry's function would hide", obj.Name(), r.where(obj.Pos()), r.where(used.Pos()))
 	}
 	if r.capturesStatus(&retryPlan{stmts: decision, write: r.enclosingStmt()}) {
 		return fmt.Sprintf("it uses a value taken from %s's status before it, which Retry's function would write again after a conflict", r.obj.Name())
