@@ -224,7 +224,7 @@ func statusChangeIn(fn *ssa.Function, roots map[ssa.Value]bool, depth int) mutat
 					continue
 				}
 				followed := false
-				for r := range roots {
+				for _, r := range rootOrder(fn, roots) {
 					inner, innerRoots := handedTo(in, r)
 					if inner == nil {
 						continue

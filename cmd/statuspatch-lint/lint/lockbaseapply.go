@@ -68,7 +68,7 @@ func applies(x ssa.CallInstruction, root ssa.Value, depth int) (via *ssa.Functio
 		return nil, nil
 	}
 	for inner := range callsOf(fn) {
-		for r := range roots {
+		for _, r := range rootOrder(fn, roots) {
 			if _, a := applies(inner, r, depth-1); a != nil {
 				return fn, a
 			}

@@ -123,6 +123,24 @@ func handedTo(c ssa.CallInstruction, root ssa.Value) (*ssa.Function, map[ssa.Val
 	return fn, roots
 }
 
+// rootOrder yields roots, fn's values of the object, in fn's order: its
+// captured variables, then its parameters; what a loop over them finds
+// first (a reason's callee and line) is then the same on every run.
+func rootOrder(fn *ssa.Function, roots map[ssa.Value]bool) []ssa.Value {
+	var out []ssa.Value
+	for _, v := range fn.FreeVars {
+		if roots[v] {
+			out = append(out, v)
+		}
+	}
+	for _, v := range fn.Params {
+		if roots[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // funcName names fn in a reason: a literal by its line, a method value's
 // wrapper by its method.
 func funcName(fn *ssa.Function) string {
@@ -143,7 +161,7 @@ func bodyWrite(pass *analysis.Pass, fn *ssa.Function, name string, roots map[ssa
 			}
 			continue
 		}
-		for r := range roots {
+		for _, r := range rootOrder(fn, roots) {
 			if why := callWrite(pass, inner, r, depth-1); why != "" {
 				return name + " hands it on: " + why
 			}
