@@ -20,26 +20,7 @@ import (
 // base) either stays reported or its function makes a patcher after,
 // which writes what the late base left unsent.
 func TestNoFindingErasedByFix(t *testing.T) {
-	gopath := t.TempDir()
-	src := filepath.Join(gopath, "src")
-	if out, err := exec.Command("cp", "-r", filepath.Join(analysistest.TestData(), "src"), src).CombinedOutput(); err != nil {
-		t.Fatalf("copy testdata: %v\n%s", err, out)
-	}
-	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "*", "*", "*.go.golden"))
-	more, _ := filepath.Glob(filepath.Join(src, "example.com", "op", "*", "*.go.golden")) // fixkeeps
-	goldens = append(goldens, more...)
-	if err != nil || len(goldens) < 150 {
-		t.Fatalf("golden files: %d (%v)", len(goldens), err)
-	}
-	var pkgs []string
-	seen := map[string]bool{}
-	for _, g := range goldens {
-		dir, _ := filepath.Rel(src, filepath.Dir(g))
-		if !seen[dir] {
-			seen[dir] = true
-			pkgs = append(pkgs, filepath.ToSlash(dir))
-		}
-	}
+	gopath, goldens, pkgs := migratedTestdata(t)
 	cfg := lint.Config{Audit: true, Patchers: opPatchers}
 	findings := func() map[string]int {
 		out := map[string]int{}
@@ -74,6 +55,32 @@ func TestNoFindingErasedByFix(t *testing.T) {
 		}
 		t.Errorf("%s: %d %s findings before -fix, %d after: erased", fn, n, cat, after[key])
 	}
+}
+
+// migratedTestdata copies the testdata into a new GOPATH and returns it,
+// its golden files and the packages that hold them: every package -fix
+// migrates in the tests.
+func migratedTestdata(t *testing.T) (gopath string, goldens, pkgs []string) {
+	gopath = t.TempDir()
+	src := filepath.Join(gopath, "src")
+	if out, err := exec.Command("cp", "-r", filepath.Join(analysistest.TestData(), "src"), src).CombinedOutput(); err != nil {
+		t.Fatalf("copy testdata: %v\n%s", err, out)
+	}
+	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "*", "*", "*.go.golden"))
+	more, _ := filepath.Glob(filepath.Join(src, "example.com", "op", "*", "*.go.golden")) // fixkeeps
+	goldens = append(goldens, more...)
+	if err != nil || len(goldens) < 150 {
+		t.Fatalf("golden files: %d (%v)", len(goldens), err)
+	}
+	seen := map[string]bool{}
+	for _, g := range goldens {
+		dir, _ := filepath.Rel(src, filepath.Dir(g))
+		if !seen[dir] {
+			seen[dir] = true
+			pkgs = append(pkgs, filepath.ToSlash(dir))
+		}
+	}
+	return gopath, goldens, pkgs
 }
 
 // funcKey names the top-level function around line of file: the file,
