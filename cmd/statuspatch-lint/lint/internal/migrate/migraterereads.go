@@ -323,8 +323,10 @@ func pointerHeld(group []*migration, m *migration, get ast.Stmt, f *fetchPlan, p
 				m.where(lit.Pos()), m.obj.Name(), m.where(a.Pos()), m.where(get.Pos()), m.obj.Name(), p.Type, m.obj.Name())
 		case f == nil || !f.into || f.reuse == nil || root(f.reuse) != a:
 			because := "a patcher of the re-read's own would send the literal's change nowhere"
-			if _, why := reuseRoot(group, m); f != nil && f.reuse == nil && get == m.get && why != "" {
-				because = why + ", and " + because // the fact that blocks, and its line
+			if f != nil && f.reuse == nil && m.get != nil && get == m.get {
+				if _, why := reuseRoot(group, m); why != "" {
+					because = why + ", and " + because // the fact that blocks, and its line
+				}
 			}
 			return fmt.Sprintf("the function literal at %s writes %s through the patcher of its read at %s, which -fix cannot assign again at the re-read with Get at %s: %s",
 				m.where(lit.Pos()), m.obj.Name(), m.where(a.Pos()), m.where(get.Pos()), because)

@@ -54,6 +54,9 @@ func (f *fetchPlan) reuseEarlier(group []*migration, g *migration) bool {
 //     function -fix may give the patcher or that could hold it
 //     (rereadHandedWhy).
 func reuseRoot(group []*migration, g *migration) (ast.Stmt, string) {
+	if g.get == nil {
+		return nil, "" // no re-read (a write the function reads once)
+	}
 	reuse := map[ast.Stmt]ast.Stmt{}
 	var anchor ast.Stmt
 	for _, h := range group {
