@@ -269,7 +269,7 @@ func migrateOptions(pass *analysis.Pass, cfg Config, members *[]migrate.GroupMem
 func planMove(pass *analysis.Pass, files *fileSet, cfg Config, mws []*migrate.Write, w *write, mw *migrate.Write, g gate, members *[]migrate.GroupMember) (*analysis.SuggestedFix, string) {
 	pos := files.callPos(w.pos)
 	if w.via == viaMutate {
-		return mutateMove(pass, files, cfg, w)
+		return planSafely(func() (*analysis.SuggestedFix, string) { return mutateMove(pass, files, cfg, w) })
 	}
 	mopts := migrateOptions(pass, cfg, members)
 	var assumed []migrate.IfaceCall
@@ -278,7 +278,9 @@ func planMove(pass *analysis.Pass, files *fileSet, cfg Config, mws []*migrate.Wr
 		mopts.Assumed = &assumed // the driver checks them (ResolveIfaceCalls)
 		mopts.Needs = &needs     // and these (ResolveGroups)
 	}
-	fix, why := migrate.Fix(pass, files.migrateFiles(), mopts, mws, mw)
+	fix, why := planSafely(func() (*analysis.SuggestedFix, string) {
+		return fixPlanner(pass, files.migrateFiles(), mopts, mws, mw)
+	})
 	why = g.explain(pass, pos, why)
 	if kept := g.kept[w]; kept != "" {
 		fix, why = nil, kept

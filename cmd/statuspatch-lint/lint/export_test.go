@@ -1,6 +1,9 @@
 package lint
 
 import (
+	"go/token"
+	"testing"
+
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint/internal/migrate"
 	"golang.org/x/tools/go/analysis"
 )
@@ -33,4 +36,17 @@ func OwnModuleAnalyzer(cfg Config) *analysis.Analyzer {
 		return res, nil
 	}
 	return a
+}
+
+// PlanFailing makes -fix's planning of the writes fail tells panic,
+// until the test ends; the lint package's tests do not run in parallel.
+func PlanFailing(t testing.TB, fail func(token.Position) bool) {
+	old := fixPlanner
+	fixPlanner = func(pass *analysis.Pass, files migrate.Files, opts migrate.Options, ws []*migrate.Write, w *migrate.Write) (*analysis.SuggestedFix, string) {
+		if fail(pass.Fset.Position(w.Lparen)) {
+			panic("planned to fail")
+		}
+		return old(pass, files, opts, ws, w)
+	}
+	t.Cleanup(func() { fixPlanner = old })
 }

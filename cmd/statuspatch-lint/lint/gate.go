@@ -38,9 +38,11 @@ func gateReplays(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, m
 		if reps[i].why == "" || w.generated || !mw.Movable || mw.Patcher == nil {
 			continue
 		}
-		fix, _ := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs}, mws, mw)
+		fix, _ := planSafely(func() (*analysis.SuggestedFix, string) {
+			return fixPlanner(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs}, mws, mw)
+		})
 		if fix == nil {
-			continue // kept for the migration's own reason
+			continue // kept for the migration's own reason (planMove's, a failure's too)
 		}
 		mw.Movable = false
 		g.kept[w] = keptReplay(pass.Fset, reps[i], mw.Patcher.Type)
