@@ -96,7 +96,7 @@ func statusReadAt(r retries, from, to token.Pos) token.Pos {
 				return "" // a literal's body runs where it is called, not here
 			}
 		}
-		if readsStatusAt(r, stack, id, map[*types.Func]bool{}) {
+		if !sealedRead(r, stack, to) && readsStatusAt(r, stack, id, map[*types.Func]bool{}) { // migrateretrysealed.go
 			at = id.Pos()
 			return "found"
 		}
