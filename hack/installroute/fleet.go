@@ -8,13 +8,17 @@ import (
 	"strings"
 )
 
-// The fleet (issue 80's item 2): six shapes of status write, each on its
+// The fleet (issue 80's item 2): seven shapes of status write, each on its
 // own kind in the scaffold's api/v1 with its own controller, written as
 // docs/kubebuilder.md's "What -fix moves" rows describe them
 // (testdata/newcomer/fleet): a deferred write with a named error return,
 // retry.RetryOnConflict, a parent writing its children's status in a loop
 // over a List, phase functions held as values with one write after, a
-// generic patchStatus[T] helper, a sub-reconciler with its own client.
+// generic patchStatus[T] helper, a sub-reconciler with its own client, and
+// kubebuilder's deploy-image tutorial's Reconcile (the status set Unknown,
+// written and read again, a finalizer, a deferred failure condition, a
+// merge patch: three writes of one object; its deletion branch is left
+// out: -fix's output there fails staticcheck's SA4006, TestTutorialHead).
 // Each decision hands out a token from the status (if the token is empty,
 // take the next of a counter), one that must happen once: the manager
 // test (fleet_manager_test.go) counts the tokens handed out beyond one per
@@ -33,10 +37,11 @@ var fleetShapes = []fleetShape{
 	{"phase-values", "voyage_controller.go", "Voyage", "Voyage"},
 	{"generic-helper", "cargo_controller.go", "Cargo", "Cargo"},
 	{"sub-reconciler", "anchor_controller.go", "Anchor", "Anchor"},
+	{"tutorial", "ferry_controller.go", "Ferry", "Ferry"},
 }
 
 // fleetKinds are the fleet's kinds, as kubebuilder create api adds them.
-var fleetKinds = []string{"Ship", "Crate", "Dock", "Berth", "Voyage", "Cargo", "Anchor"}
+var fleetKinds = []string{"Ship", "Crate", "Dock", "Berth", "Voyage", "Cargo", "Anchor", "Ferry"}
 
 // fleet writes the fleet's types and controllers into the scaffold and
 // adds its kinds as kubebuilder create api adds them: to the scheme, to
@@ -94,8 +99,11 @@ func addFleetCRDs(k string) string {
 
 // plural is controller-gen's plural of the fleet's kinds.
 func plural(kind string) string {
-	if kind == "Cargo" {
+	switch kind {
+	case "Cargo":
 		return "cargoes"
+	case "Ferry":
+		return "ferries"
 	}
 	return strings.ToLower(kind) + "s"
 }

@@ -49,9 +49,10 @@ import (
 // test word for word (hack/installtest/testdata/kubebuilder), a PROJECT
 // file, kubebuilder v4.15.0's own Makefile word for word
 // (cmd/statuspatch-gen/internal/scaffold/testdata/init/v4.15/before) with
-// its .golangci.yml and .custom-gcl.yml; beside the Widget, the fleet (fleet.go: issue 80's six
-// shapes of status write, each on its own kind, each handing out a token
-// once); statuspatch from a module proxy of this checkout
+// its .golangci.yml and .custom-gcl.yml; beside the Widget, the fleet
+// (fleet.go: seven shapes of status write, issue 80's six and
+// kubebuilder's deploy-image tutorial's, each on its own kind, each
+// handing out a token once); statuspatch from a module proxy of this checkout
 // (internal/releaseproxy). The steps:
 //
 //  0. the scaffold under a real manager, before statuspatch (in a copy

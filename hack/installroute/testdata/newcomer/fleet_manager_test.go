@@ -1,7 +1,7 @@
 package controller
 
 // Written into the scaffold beside widget_manager_test.go by the newcomer
-// route (hack/installroute, managercounts.go): the fleet, issue 80's six
+// route (hack/installroute, managercounts.go): the fleet, issue 80's seven
 // shapes of status write, each on its own kind, under the same manager.
 // fleetAtOnce objects of each shape's kind are created with the Widgets;
 // each gets a token its reconciler hands out once (from a counter of its
@@ -44,6 +44,7 @@ var fleet = []shape{
 	{"phase-values", "Voyage", "Voyage", &voyageTokens, (&VoyageReconciler{}).SetupWithManager},
 	{"generic-helper", "Cargo", "Cargo", &cargoTokens, (&CargoReconciler{}).SetupWithManager},
 	{"sub-reconciler", "Anchor", "Anchor", &anchorTokens, (&AnchorReconciler{}).SetupWithManager},
+	{"tutorial", "Ferry", "Ferry", &ferryTokens, (&FerryReconciler{}).SetupWithManager},
 }
 
 // docks are the Docks the Berths are labelled with.
@@ -93,12 +94,23 @@ func fleetUndecided(ctx context.Context, t *testing.T, c client.Client) []string
 		for _, u := range list.Items {
 			token, _, _ := unstructured.NestedString(u.Object, "status", "token")
 			phase, _, _ := unstructured.NestedString(u.Object, "status", "phase")
-			if token == "" || s.kind == "Voyage" && phase != "Sailing" {
+			if token == "" || s.kind == "Voyage" && phase != "Sailing" || s.kind == "Ferry" && !available(u) {
 				out = append(out, fmt.Sprintf("%s %s %v", s.kind, u.GetName(), u.Object["status"]))
 			}
 		}
 	}
 	return out
+}
+
+// available reports whether u's Available condition is True.
+func available(u unstructured.Unstructured) bool {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		if m, ok := c.(map[string]any); ok && m["type"] == "Available" {
+			return m["status"] == "True"
+		}
+	}
+	return false
 }
 
 // fleetCounts prints a line per shape.

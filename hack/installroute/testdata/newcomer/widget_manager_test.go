@@ -13,7 +13,7 @@ package controller
 // refused as one, "would conflict, so it was not sent") and decisions
 // processed twice
 // (readyDecisions beyond one per Widget). With the fleet (issue 80's six
-// shapes, fleet_manager_test.go), its kinds' objects are created at the
+// shapes and the tutorial's, fleet_manager_test.go), its kinds' objects are created at the
 // same moment, and a line per shape is printed too.
 
 import (

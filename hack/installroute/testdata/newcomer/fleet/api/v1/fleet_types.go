@@ -241,3 +241,44 @@ type AnchorList struct {
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []Anchor `json:"items"`
 }
+
+// FerrySpec is what the user asks for.
+type FerrySpec struct {
+	// Note is free text.
+	// +optional
+	Note string `json:"note,omitempty"`
+}
+
+// FerryStatus is what the reconciler decided.
+type FerryStatus struct {
+	// Token is handed out once, by the reconciler.
+	// +optional
+	Token string `json:"token,omitempty"`
+
+	// Conditions are the ferry's conditions, Available among them.
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// Ferry is a ferry; its reconciler writes its status as kubebuilder's
+// deploy-image tutorial does: Unknown first, then a re-read, a finalizer,
+// a deferred failure condition, and a merge patch.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+type Ferry struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   FerrySpec   `json:"spec,omitempty"`
+	Status FerryStatus `json:"status,omitempty"`
+}
+
+// FerryList is a list of Ferries.
+// +kubebuilder:object:root=true
+type FerryList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Ferry `json:"items"`
+}
