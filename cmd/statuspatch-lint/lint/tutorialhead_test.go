@@ -13,9 +13,10 @@ import (
 // returns, cannot reach the token decided before the last write, which
 // moves into Retry; before (97984e51) it stayed before a Flush, "ferry's
 // status is read at line 38", and a 409 left the token to the next
-// reconcile. Where the read does reach the decision (a return on it, a
-// variable, a success return in the if, a case) the decision stays
-// (tutorialhead.go.golden).
+// reconcile. Where the read does reach the decision (a return after the
+// if's write, a variable set in the if, a success return inside it) the
+// decision stays before a Flush; a case on the status moves into Retry
+// with the decision, as before (tutorialhead.go.golden).
 func TestTutorialHead(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/tutorialhead")

@@ -1,8 +1,9 @@
 package controller
 
 // Written into the scaffold beside widget_manager_test.go by the newcomer
-// route (hack/installroute, managercounts.go): the fleet, issue 80's seven
-// shapes of status write, each on its own kind, under the same manager.
+// route (hack/installroute, managercounts.go): the fleet, issue 80's six
+// shapes of status write and kubebuilder's deploy-image tutorial's, each
+// on its own kind, under the same manager.
 // fleetAtOnce objects of each shape's kind are created with the Widgets;
 // each gets a token its reconciler hands out once (from a counter of its
 // own: shipTokens, ...). When every token is stored, the test prints a
