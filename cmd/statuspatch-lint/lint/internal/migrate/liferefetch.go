@@ -78,6 +78,16 @@ func (c *codeLife) refetch(l *life, cp madePatcher, n ast.Node) (f *fetchPlan, w
 	}
 	f.into = c.p.Into && (valueObj(c.obj) || lit != nil)
 	f.onSuccess = f.into && lit != nil
+	uses := []ast.Node{}
+	for _, w := range writes {
+		uses = append(uses, w)
+	}
+	if fn := m.enclosingFunc(); fn != nil {
+		for u := range m.usesOf(fn, cp.via, fn.Pos(), fn.End()) {
+			uses = append(uses, u.Node())
+		}
+	}
+	f.planDrop(m, uses)
 	if body := f.ifStmt.Body; !f.onSuccess {
 		for range m.usesOf(body, cp.via, body.Pos(), body.End()) {
 			return stays(fmt.Sprintf("its error branch at %s uses %s, which a failed Fetch leaves nil", m.where(f.ifStmt.Pos()), via))

@@ -54,6 +54,9 @@ type fetchPlan struct {
 	// deferred one runs after a failed re-read), so the Fetch goes to a
 	// variable of its own, assigned to the patcher's on success only.
 	onSuccess bool
+	// with into and reuse: no Flush of the patcher can follow the
+	// re-read, so the Fetch keeps only its read (migratefetchdrop.go).
+	drop bool
 }
 
 // planFetches makes each re-read of the group (a Get anchor after a write
@@ -108,6 +111,7 @@ func planFetches(group []*migration, p Patcher) string {
 			return why
 		}
 		g.fetch.onSuccess = g.fetch.into && literalFlush(group, g, g.fetch.reuse)
+		g.fetch.planDrop(g, flushesOf(group, g.fetch.reuse))
 	}
 	return ""
 }
@@ -320,6 +324,9 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 	fetch := qual + "Fetch" + typ + "(" + args + opts + ")"
 	if f.into {
 		fetch = qual + "Fetch" + typ + "Into(" + args + ", " + objText(m.obj) + opts + ")"
+	}
+	if f.drop {
+		return f.dropEdits(fetch)
 	}
 	var text, assign string
 	if f.onSuccess {

@@ -90,6 +90,7 @@ func planRereads(group []*migration, p Patcher) string {
 			return why
 		}
 		f.onSuccess = f.into && literalFlush(group, m, anchor)
+		f.planDrop(m, flushesOf(group, anchor))
 		for _, h := range spans {
 			h.rereads = append(h.rereads, f)
 		}
