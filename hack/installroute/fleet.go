@@ -17,8 +17,8 @@ import (
 // generic patchStatus[T] helper, a sub-reconciler with its own client, and
 // kubebuilder's deploy-image tutorial's Reconcile (the status set Unknown,
 // written and read again, a finalizer, a deferred failure condition, a
-// merge patch: three writes of one object; its deletion branch is left
-// out: -fix's output there fails staticcheck's SA4006, TestTutorialHead).
+// merge patch, and its deletion branch's two writes around a re-read:
+// five writes of one object; the manager test deletes the Ferries).
 // Each decision hands out a token from the status (if the token is empty,
 // take the next of a counter), one that must happen once: the manager
 // test (fleet_manager_test.go) counts the tokens handed out beyond one per

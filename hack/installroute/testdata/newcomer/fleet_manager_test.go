@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -112,6 +113,28 @@ func available(u unstructured.Unstructured) bool {
 		}
 	}
 	return false
+}
+
+// fleetDeleted deletes the Ferries, whose reconciler writes their status
+// in its deletion branch (around a re-read) before it removes its
+// finalizer, and waits until the server has removed them all (c is
+// uncached); a bound on the wait, not a measurement.
+func fleetDeleted(ctx context.Context, t *testing.T, c client.Client, logs fmt.Stringer) {
+	if err := c.DeleteAllOf(ctx, &widgetsv1.Ferry{}, client.InNamespace("default")); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		var list widgetsv1.FerryList
+		if err := c.List(ctx, &list, client.InNamespace("default")); err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Items) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d Ferries not deleted after 3 minutes: %+v\nthe manager's log:\n%s", len(list.Items), list.Items[0], logs)
+		}
+	}
 }
 
 // fleetCounts prints a line per shape.

@@ -137,6 +137,7 @@ func TestWidgetManagerCounts(t *testing.T) {
 			t.Fatalf("not decided after 3 minutes: %s\nthe manager's log:\n%s", strings.Join(undecided, "; "), logs)
 		}
 	}
+	fleetDeleted(ctx, t, env.Client, logs)
 	cancel()
 	if err := <-stopped; err != nil {
 		t.Fatal(err)

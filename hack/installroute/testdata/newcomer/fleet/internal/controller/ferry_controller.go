@@ -23,12 +23,15 @@ const (
 	ferryFinalizer = "widgets.example.com/ferry-finalizer"
 	// typeAvailable is the condition saying whether the Ferry is reconciled.
 	typeAvailable = "Available"
+	// typeDegraded is the condition saying the Ferry is being deleted.
+	typeDegraded = "Degraded"
 )
 
 // FerryReconciler gives each Ferry a token, its Reconcile written as
 // kubebuilder's deploy-image tutorial writes it: the status set Unknown
 // when it has no condition, written, and the Ferry read again; a
-// finalizer; a deferred write of the failure when
+// finalizer, and the deletion branch's two writes around a re-read; a
+// deferred write of the failure when
 // Reconcile fails (a named error return); then the decision, written with
 // a merge patch.
 type FerryReconciler struct {
@@ -67,6 +70,30 @@ func (r *FerryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ct
 		if err := r.Client.Update(ctx, ferry); err != nil {
 			return ctrl.Result{}, err
 		}
+	}
+	// The ferry is being deleted: say so, finish, say it is done, and let
+	// it go.
+	if ferry.GetDeletionTimestamp() != nil {
+		if controllerutil.ContainsFinalizer(ferry, ferryFinalizer) {
+			meta.SetStatusCondition(&ferry.Status.Conditions, metav1.Condition{Type: typeDegraded, Status: metav1.ConditionUnknown, Reason: "Finalizing", Message: "Performing finalizer operations"})
+			if err := r.Client.Status().Update(ctx, ferry); err != nil {
+				return ctrl.Result{}, err
+			}
+			// Re-fetch before updating the status, so that the update
+			// starts from the latest state.
+			if err := r.Client.Get(ctx, req.NamespacedName, ferry); err != nil {
+				return ctrl.Result{}, err
+			}
+			meta.SetStatusCondition(&ferry.Status.Conditions, metav1.Condition{Type: typeDegraded, Status: metav1.ConditionTrue, Reason: "Finalizing", Message: "Finalizer operations done"})
+			if err := r.Client.Status().Update(ctx, ferry); err != nil {
+				return ctrl.Result{}, err
+			}
+			controllerutil.RemoveFinalizer(ferry, ferryFinalizer)
+			if err := r.Client.Update(ctx, ferry); err != nil {
+				return ctrl.Result{}, err
+			}
+		}
+		return ctrl.Result{}, nil
 	}
 	defer func() {
 		if retErr == nil {
