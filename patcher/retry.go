@@ -1,7 +1,9 @@
 package patcher
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -65,9 +67,15 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	}
 	if len(fields) > 0 && p.obj.GetResourceVersion() != p.base.GetResourceVersion() {
 		// The caller wrote the object itself and the status it got back may
-		// differ from the base: a Conflict when it does, not pending changes.
-		if err := p.syncBase(ctx, false); err != nil {
+		// differ from the base: the server's status, when it is that of the
+		// version the caller's write made (retryBase), else a Conflict, not
+		// pending changes.
+		answered, err := p.retryBase(ctx)
+		if err != nil {
 			return err
+		}
+		if answered {
+			fields = nil
 		}
 	}
 	if len(fields) > 0 {
@@ -179,4 +187,43 @@ func (p *Patcher[T]) refresh(ctx context.Context) error {
 	p.replaceObject(fresh)
 	p.setBase(p.obj)
 	return nil
+}
+
+// retryBase handles, for Retry, a write the caller made on the object
+// behind the patcher's back (its resourceVersion is past the base) whose
+// answer brought a status other than the base's: another writer stored
+// the status before the caller's write (a merge patch of its finalizers
+// or labels, which no resourceVersion locks). When a read shows the
+// object at the resourceVersion of the caller's write with the very
+// status the object holds, nothing in the status is the caller's: it is
+// the server's state, and mutate, which decides from the object it is
+// given, decides from it. That read becomes the base (answered), and the
+// write is locked on it. Otherwise it is syncBase's decision on the read:
+// a Conflict, or the base moved when the server's status is still the
+// base's (then the object's differing status is a pending change).
+func (p *Patcher[T]) retryBase(ctx context.Context) (answered bool, err error) {
+	fresh, err := p.read(ctx)
+	if err != nil {
+		return false, err
+	}
+	if p.opts.apiReader == nil {
+		if fresh, err = awaitCache(ctx, p.id(), p.obj.GetResourceVersion(), fresh, p.read); err != nil {
+			return false, err
+		}
+	}
+	if fresh.GetResourceVersion() == p.obj.GetResourceVersion() {
+		held, err := json.Marshal(p.status(p.obj))
+		if err != nil {
+			return false, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
+		}
+		stored, err := json.Marshal(p.status(fresh))
+		if err != nil {
+			return false, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
+		}
+		if bytes.Equal(held, stored) {
+			p.base, p.baseStatusJSON = fresh, stored
+			return true, nil
+		}
+	}
+	return false, p.syncBaseTo(fresh)
 }
