@@ -81,10 +81,15 @@ func newLife(si *site, obj *types.Var) *life {
 // nothing may have changed it since: a base taken at s is what a patcher
 // made at that read (and flushed at those writes) holds there.
 func (l *life) freshAt(s ast.Node) bool {
+	return l.freshAtBy(s, l.event)
+}
+
+// freshAtBy is freshAt with each node's event told by ev.
+func (l *life) freshAtBy(s ast.Node, ev func(ast.Node) event) bool {
 	for _, b := range l.g.Blocks {
 		for i, n := range b.Nodes {
 			if n == s {
-				return l.freshBefore(b, i, l.event, map[*cfg.Block]bool{})
+				return l.freshBefore(b, i, ev, map[*cfg.Block]bool{})
 			}
 		}
 	}
@@ -390,7 +395,7 @@ func (m reads) baseAtRead(def ast.Stmt, v *types.Var) bool {
 		return false
 	}
 	l := newLife(&m.site, m.obj)
-	if l == nil || !l.freshAt(def) {
+	if l == nil || !l.freshAtBy(def, baseWindow{l, def}.event) { // lifebaseevent.go
 		return false
 	}
 	m.anchor, m.keep, m.get, m.getCheck = r.anchor, true, r.get, r.getCheck

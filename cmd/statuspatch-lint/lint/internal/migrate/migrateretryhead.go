@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // The head of a decision (issue 80: a decision computed from status moves
@@ -50,7 +51,8 @@ func headRead(r retries, p *retryPlan) string {
 		points = append(points, r.anchor)
 	}
 	rd := r.reads()
-	for _, l := range r.enclosingLists() {
+	lists := r.enclosingLists()
+	for _, l := range lists {
 		for i, s := range l {
 			if s.End() > start {
 				break
@@ -60,8 +62,20 @@ func headRead(r retries, p *retryPlan) string {
 			}
 		}
 	}
+	// A re-read made a Fetch counts where it runs on every path to the
+	// decision: in a block enclosing it, not in a branch before it (the
+	// tutorial's `if` that writes Unknown and reads again), whose other
+	// path comes from an earlier read.
+	onEveryPath := func(s ast.Stmt) bool {
+		for _, l := range lists {
+			if slices.Contains(l, s) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, f := range append([]*fetchPlan{r.fetch}, r.rereads...) {
-		if f != nil {
+		if f != nil && onEveryPath(f.get) {
 			points = append(points, f.get)
 			if f.ifStmt != nil {
 				points = append(points, f.ifStmt)

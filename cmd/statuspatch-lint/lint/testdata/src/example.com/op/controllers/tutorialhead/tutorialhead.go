@@ -147,8 +147,9 @@ func (r *CarryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 
 // SkipReconciler's if returns without an error on the spec, after the
 // status read in its condition: the decision runs only when it did not.
-// (Its finalizer Update makes the merge patch's patcher at its base, as
-// Ferry's; without it the re-read would start the decision's window.)
+// (Its merge patch shares the read's patcher, its finalizer Update
+// outside the status; the re-read in the if, on one path only, does not
+// start the decision's window.)
 type SkipReconciler struct {
 	Client client.Client
 }
