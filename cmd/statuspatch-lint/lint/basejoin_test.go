@@ -8,7 +8,8 @@ import (
 )
 
 // A merge patch's base taken after the object's own write outside its
-// status (a finalizer added and saved with Update or a merge patch) is
+// status (a finalizer added and saved with Update or a merge patch, or
+// added in an if's condition whose body saves it) is
 // the read's: its writes share the read's patcher, so a deferred failure
 // write after the patch's Retry flushes the patcher that stored it, not
 // an older one that would meet that store as another writer's (a 409,

@@ -2,6 +2,9 @@ package migrate
 
 import (
 	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ast/edge"
 
@@ -35,10 +38,60 @@ type baseWindow struct {
 // at the patch, the read's patcher would hold it unsaved, a change
 // outside the status its Flush refuses (patcher.ErrNonStatusChange).
 func (w baseWindow) event(n ast.Node) event {
-	if call := w.soleCall(n); call != nil && w.keepsStatus(call) {
+	if call := w.soleCall(n); call != nil && w.keepsStatus(call) || w.readsMetaOnly(n) {
 		return untouched
 	}
 	return w.l.event(n)
+}
+
+// readsMetaOnly reports whether n uses the object only as the receiver
+// of ObjectMeta's getters whose value cannot reach into it: a basic value
+// (GetName, GetGeneration), or a timestamp compared (the tutorial's
+// `obj.GetDeletionTimestamp() != nil`), which life.event takes for calls
+// that may change it.
+func (w baseWindow) readsMetaOnly(n ast.Node) bool {
+	l := w.l
+	found, only := false, true
+	ast.Inspect(n, func(x ast.Node) bool {
+		id, ok := x.(*ast.Ident)
+		if !only || !ok || l.si.pass.TypesInfo.Uses[id] != l.obj {
+			return only
+		}
+		found = true
+		only = w.metaGetter(id)
+		return false
+	})
+	return found && only
+}
+
+// metaGetter reports whether id, the object, is the receiver of a call
+// of an ObjectMeta method Get... with no arguments whose result is a
+// basic value, or a pointer compared with ==, != (a timestamp with nil).
+func (w baseWindow) metaGetter(id *ast.Ident) bool {
+	cur, ok := w.l.si.cursor(id)
+	if !ok || cur.ParentEdgeKind() != edge.SelectorExpr_X {
+		return false
+	}
+	sel := cur.Parent().Node().(*ast.SelectorExpr)
+	call, ok := cur.Parent().Parent().Node().(*ast.CallExpr)
+	if !ok || call.Fun != sel || len(call.Args) != 0 {
+		return false
+	}
+	fn, _ := w.l.si.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if fn == nil || !strings.HasPrefix(fn.Name(), "Get") || fn.Signature().Results().Len() != 1 {
+		return false
+	}
+	if recv := kube.NamedOf(fn.Signature().Recv().Type()); recv == nil || recv.Obj().Name() != "ObjectMeta" || recv.Obj().Pkg() == nil || recv.Obj().Pkg().Path() != metav1Path {
+		return false
+	}
+	switch t := fn.Signature().Results().At(0).Type(); t.Underlying().(type) {
+	case *types.Basic:
+		return true
+	case *types.Pointer:
+		b, ok := cur.Parent().Parent().Parent().Node().(*ast.BinaryExpr)
+		return ok && (b.Op == token.EQL || b.Op == token.NEQ)
+	}
+	return false
 }
 
 // soleCall is the call a statement node n is, alone or assigned to
@@ -47,6 +100,8 @@ func (w baseWindow) soleCall(n ast.Node) *ast.CallExpr {
 	l := w.l
 	var e ast.Expr
 	switch s := n.(type) {
+	case *ast.CallExpr:
+		e = s // an if's condition: if controllerutil.AddFinalizer(obj, f) {
 	case *ast.ExprStmt:
 		e = s.X
 	case *ast.AssignStmt:
@@ -94,22 +149,15 @@ func (w baseWindow) keepsStatus(call *ast.CallExpr) bool {
 
 // savedNext reports whether the statement after the one holding call in
 // its block is a client's Update or Patch of the object (alone, assigned
-// or an if's init), ending before the base.
+// or an if's init), ending before the base; for call an if's condition,
+// whether its body's first statement is.
 func (w baseWindow) savedNext(call *ast.CallExpr) bool {
 	l := w.l
 	cur, ok := l.si.cursor(call)
 	if !ok {
 		return false
 	}
-	for stmt := range cur.Enclosing() {
-		if stmt.ParentEdgeKind() != edge.BlockStmt_List && stmt.ParentEdgeKind() != edge.CaseClause_Body {
-			continue
-		}
-		next, ok := stmt.NextSibling()
-		if !ok || next.Node().End() > w.base.Pos() {
-			return false
-		}
-		s := next.Node().(ast.Stmt)
+	saves := func(s ast.Stmt) bool {
 		if is, ok := s.(*ast.IfStmt); ok && is.Init != nil {
 			s = is.Init
 		}
@@ -119,6 +167,19 @@ func (w baseWindow) savedNext(call *ast.CallExpr) bool {
 		}
 		verb := l.si.clientWrite(write)
 		return (verb == "Update" || verb == "Patch") && len(write.Args) > 1 && l.is(write.Args[1])
+	}
+	if cur.ParentEdgeKind() == edge.IfStmt_Cond {
+		// if controllerutil.AddFinalizer(obj, f) { c.Update(ctx, obj) ... }:
+		// saved first thing where it changed the list.
+		is := cur.Parent().Node().(*ast.IfStmt)
+		return is.Init == nil && len(is.Body.List) > 0 && is.End() <= w.base.Pos() && saves(is.Body.List[0])
+	}
+	for stmt := range cur.Enclosing() {
+		if stmt.ParentEdgeKind() != edge.BlockStmt_List && stmt.ParentEdgeKind() != edge.CaseClause_Body {
+			continue
+		}
+		next, ok := stmt.NextSibling()
+		return ok && next.Node().End() <= w.base.Pos() && saves(next.Node().(ast.Stmt))
 	}
 	return false
 }

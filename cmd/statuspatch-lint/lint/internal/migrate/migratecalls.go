@@ -312,23 +312,34 @@ func (c *calls) clientWrite(call *ast.CallExpr) string {
 
 // savedLater reports whether a statement after the one holding call,
 // in the nearest statement list around it, writes v with c.Update or
-// c.Patch.
+// c.Patch; or, for call the condition of an if (`if
+// controllerutil.AddFinalizer(obj, f) { ... }`, true when it changed
+// the list), whether the if's body does.
 func (c *calls) savedLater(call *ast.CallExpr, v *types.Var) bool {
 	cur, ok := c.cursor(call)
 	if !ok {
 		return false
 	}
+	writes := func(s inspector.Cursor) bool {
+		for n := range s.Preorder((*ast.CallExpr)(nil)) {
+			w := n.Node().(*ast.CallExpr)
+			if verb := c.clientWrite(w); (verb == "Update" || verb == "Patch") && len(w.Args) > 1 {
+				if id, ok := ast.Unparen(w.Args[1]).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == v {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if cur.ParentEdgeKind() == edge.IfStmt_Cond {
+		return writes(cur.Parent().ChildAt(edge.IfStmt_Body, -1))
+	}
 	for stmt := range cur.Enclosing() {
 		switch stmt.ParentEdgeKind() {
 		case edge.BlockStmt_List, edge.CaseClause_Body, edge.CommClause_Body:
 			for s, ok := stmt.NextSibling(); ok; s, ok = s.NextSibling() {
-				for n := range s.Preorder((*ast.CallExpr)(nil)) {
-					w := n.Node().(*ast.CallExpr)
-					if verb := c.clientWrite(w); (verb == "Update" || verb == "Patch") && len(w.Args) > 1 {
-						if id, ok := ast.Unparen(w.Args[1]).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == v {
-							return true
-						}
-					}
+				if writes(s) {
+					return true
 				}
 			}
 			return false

@@ -1,6 +1,8 @@
 // Package basejoin: a merge patch's base taken after the object's own
-// write outside its status. Patched adds its finalizer with a merge patch
-// and Updated with an Update, then take the base: the status is what the
+// write outside its status. Patched adds its finalizer with a merge patch,
+// Updated with an Update, CondAdded in an if's condition whose body
+// Updates first, and Deleting checks its deletion with
+// GetDeletionTimestamp between (the tutorial's), then take the base: the status is what the
 // read gave, so the patch's writes share the read's patcher, which the
 // deferred failure write flushes too (one patcher, never a second whose
 // store the first would meet as another writer's). StatusFirst changes
@@ -125,4 +127,72 @@ func (r *UnsavedReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, r.Client.Update(ctx, w)
+}
+
+// CondAddedReconciler adds its finalizer in an if's condition (true when
+// it changed the list) and saves it first thing in the body.
+type CondAddedReconciler struct {
+	Client client.Client
+}
+
+func (r *CondAddedReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Client.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	if w.Status.Size == 0 {
+		w.Status.Size = 1
+		if err := r.Client.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+			return ctrl.Result{}, err
+		}
+	}
+	if controllerutil.AddFinalizer(w, finalizer) {
+		if err := r.Client.Update(ctx, w); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	base := w.DeepCopy()
+	w.Status.Ready = true
+	if err := r.Client.Status().Patch(ctx, w, client.MergeFrom(base)); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
+
+// DeletingReconciler is kubebuilder's deploy-image Reconcile: the
+// deletion is checked with GetDeletionTimestamp, a getter the base's
+// window reads only.
+type DeletingReconciler struct {
+	Client client.Client
+}
+
+func (r *DeletingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+	w := &v1.Widget{}
+	if err := r.Client.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	if !controllerutil.ContainsFinalizer(w, finalizer) {
+		controllerutil.AddFinalizer(w, finalizer)
+		if err := r.Client.Update(ctx, w); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	isDeleted := w.GetDeletionTimestamp() != nil
+	if isDeleted {
+		return ctrl.Result{}, nil
+	}
+	defer func() {
+		if retErr != nil {
+			w.Status.Ready = false
+			if err := r.Client.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+				retErr = errors.Join(retErr, err)
+			}
+		}
+	}()
+	base := w.DeepCopy()
+	w.Status.Ready = true
+	if err := r.Client.Status().Patch(ctx, w, client.MergeFrom(base)); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.Client.Create(ctx, &v1.Widget{})
 }

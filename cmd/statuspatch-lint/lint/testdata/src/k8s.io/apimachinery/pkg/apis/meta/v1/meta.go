@@ -49,6 +49,7 @@ func (m *ObjectMeta) GetGeneration() int64              { return m.Generation }
 func (m *ObjectMeta) GetFinalizers() []string           { return m.Finalizers }
 func (m *ObjectMeta) SetFinalizers(finalizers []string) { m.Finalizers = finalizers }
 func (m *ObjectMeta) GetLabels() map[string]string      { return m.Labels }
+func (m *ObjectMeta) GetDeletionTimestamp() *Time       { return m.DeletionTimestamp }
 
 type Condition struct {
 	Type               string
