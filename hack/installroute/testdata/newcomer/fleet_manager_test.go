@@ -141,6 +141,14 @@ func fleetDeleted(ctx context.Context, t *testing.T, c client.Client, logs fmt.S
 func fleetCounts(t *testing.T, log string) {
 	for _, s := range fleet {
 		failed, conflicts := logCounts(log, s.controller)
+		if failed > 0 {
+			// What failed, so the route's line can be read without a rerun.
+			for _, l := range strings.Split(log, "\n") {
+				if strings.Contains(l, "Reconciler error") && strings.Contains(l, `"controllerKind": "`+s.controller+`"`) && !strings.Contains(l, "context canceled") && !strings.Contains(l, `not found"}`) {
+					t.Logf("%s: %s", s.name, l)
+				}
+			}
+		}
 		t.Logf("manager counts: shape=%s kind=%s objects=%d reconciles=%d reconcile-errors=%d conflicts-logged=%d decisions-twice=%d",
 			s.name, s.kind, fleetAtOnce, reconcileCount(t, strings.ToLower(s.controller)), failed, conflicts, int(s.tokens.Load())-fleetAtOnce)
 	}
