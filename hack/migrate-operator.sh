@@ -391,8 +391,12 @@ else
 	step "statuspatch-gen init"
 	# init's last step, go get of the patcher package at $version, asks the
 	# proxy for a module github.com/statuspatch/statuspatch/patcher, which this
-	# sandbox's proxy answers 403 (not 404): go get the module instead.
-	bin/statuspatch-gen init -version "$version" || go get "github.com/statuspatch/statuspatch@$version"
+	# sandbox's proxy answers 403 (proxy.golang.org: 404, then the module
+	# above it, replaced here), and init puts every file back when a step
+	# fails (since e0e67de1): init asks the module cache, which answers
+	# 404, so go get takes the replaced module, as a user's does.
+	go mod download
+	GOPROXY="file://$(go env GOMODCACHE)/cache/download" bin/statuspatch-gen init -version "$version"
 	commit_all "statuspatch-gen init"
 fi
 
