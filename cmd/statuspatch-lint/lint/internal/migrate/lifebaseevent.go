@@ -124,7 +124,7 @@ func (w baseWindow) soleCall(n ast.Node) *ast.CallExpr {
 // the block; the object is in none of its other arguments.
 func (w baseWindow) keepsStatus(call *ast.CallExpr) bool {
 	l := w.l
-	at := -1
+	var at int
 	switch verb := l.si.clientWrite(call); {
 	case (verb == "Update" || verb == "Patch") && len(call.Args) > 1:
 		at = 1
