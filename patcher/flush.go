@@ -3,7 +3,6 @@ package patcher
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -202,14 +201,9 @@ func (p *Patcher[T]) syncBase(ctx context.Context, unsaved bool) error {
 	if p.obj.GetResourceVersion() == p.base.GetResourceVersion() {
 		return nil
 	}
-	fresh, err := p.read(ctx)
+	fresh, err := p.readOwnWrite(ctx)
 	if err != nil {
 		return err
-	}
-	if p.opts.apiReader == nil {
-		if fresh, err = awaitCache(ctx, p.id(), p.obj.GetResourceVersion(), fresh, p.read); err != nil {
-			return err
-		}
 	}
 	if unsaved {
 		if fields := p.unsavedAfterOwnWrite(ctx, fresh); len(fields) > 0 {
@@ -217,6 +211,18 @@ func (p *Patcher[T]) syncBase(ctx context.Context, unsaved bool) error {
 		}
 	}
 	return p.syncBaseTo(fresh)
+}
+
+// readOwnWrite reads the object after a write the caller made on it
+// behind the patcher's back: through the API reader, or through the
+// client, waiting a bounded time for a cache behind that write
+// (awaitCache).
+func (p *Patcher[T]) readOwnWrite(ctx context.Context) (T, error) {
+	fresh, err := p.read(ctx)
+	if err != nil || p.opts.apiReader != nil {
+		return fresh, err
+	}
+	return awaitCache(ctx, p.id(), p.obj.GetResourceVersion(), fresh, p.read)
 }
 
 // syncBaseTo is syncBase's decision on the fresh read.
@@ -233,9 +239,9 @@ func (p *Patcher[T]) syncBaseTo(fresh T) error {
 	if err != nil {
 		return err
 	}
-	freshStatus, err := json.Marshal(p.status(fresh))
+	freshStatus, err := p.statusJSON(fresh)
 	if err != nil {
-		return fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
+		return err
 	}
 	if !bytes.Equal(base, freshStatus) {
 		return p.conflict(fmt.Sprintf("another writer changed the status since the patcher's base (resourceVersion %s)", p.base.GetResourceVersion()))

@@ -3,7 +3,6 @@ package patcher
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -202,23 +201,18 @@ func (p *Patcher[T]) refresh(ctx context.Context) error {
 // a Conflict, or the base moved when the server's status is still the
 // base's (then the object's differing status is a pending change).
 func (p *Patcher[T]) retryBase(ctx context.Context) (answered bool, err error) {
-	fresh, err := p.read(ctx)
+	fresh, err := p.readOwnWrite(ctx)
 	if err != nil {
 		return false, err
 	}
-	if p.opts.apiReader == nil {
-		if fresh, err = awaitCache(ctx, p.id(), p.obj.GetResourceVersion(), fresh, p.read); err != nil {
+	if fresh.GetResourceVersion() == p.obj.GetResourceVersion() {
+		held, err := p.statusJSON(p.obj)
+		if err != nil {
 			return false, err
 		}
-	}
-	if fresh.GetResourceVersion() == p.obj.GetResourceVersion() {
-		held, err := json.Marshal(p.status(p.obj))
+		stored, err := p.statusJSON(fresh)
 		if err != nil {
-			return false, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
-		}
-		stored, err := json.Marshal(p.status(fresh))
-		if err != nil {
-			return false, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
+			return false, err
 		}
 		if bytes.Equal(held, stored) {
 			p.base, p.baseStatusJSON = fresh, stored

@@ -121,6 +121,15 @@ func (p *snapshot[T]) statusChange() (bool, []byte, error) {
 	return !bytes.Equal(base, curJSON), curJSON, nil
 }
 
+// statusJSON is o's status as JSON, what a patch would carry.
+func (p *snapshot[T]) statusJSON(o T) ([]byte, error) {
+	b, err := json.Marshal(p.status(o))
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
+	}
+	return b, nil
+}
+
 func (p *snapshot[T]) baseStatus() ([]byte, error) {
 	if p.baseStatusJSON == nil {
 		b, err := json.Marshal(p.status(p.base))
