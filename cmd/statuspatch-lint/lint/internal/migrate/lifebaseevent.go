@@ -125,8 +125,8 @@ func (w baseWindow) soleCall(n ast.Node) *ast.CallExpr {
 func (w baseWindow) keepsStatus(call *ast.CallExpr) bool {
 	l := w.l
 	var at int
-	switch verb := l.si.clientWrite(call); {
-	case (verb == "Update" || verb == "Patch") && len(call.Args) > 1:
+	switch {
+	case w.writesOutside(call):
 		at = 1
 	default:
 		fn := kube.CalledFunc(l.si.pass, call)
@@ -162,11 +162,7 @@ func (w baseWindow) savedNext(call *ast.CallExpr) bool {
 			s = is.Init
 		}
 		write := w.soleCall(s)
-		if write == nil {
-			return false
-		}
-		verb := l.si.clientWrite(write)
-		return (verb == "Update" || verb == "Patch") && len(write.Args) > 1 && l.is(write.Args[1])
+		return write != nil && w.writesOutside(write) && l.is(write.Args[1])
 	}
 	if cur.ParentEdgeKind() == edge.IfStmt_Cond {
 		// if controllerutil.AddFinalizer(obj, f) { c.Update(ctx, obj) ... }:
@@ -182,4 +178,11 @@ func (w baseWindow) savedNext(call *ast.CallExpr) bool {
 		return ok && next.Node().End() <= w.base.Pos() && saves(next.Node().(ast.Stmt))
 	}
 	return false
+}
+
+// writesOutside reports whether call is a client's Update or Patch (not
+// of the status subresource) with an object argument.
+func (w baseWindow) writesOutside(call *ast.CallExpr) bool {
+	verb := w.l.si.clientWrite(call)
+	return (verb == "Update" || verb == "Patch") && len(call.Args) > 1
 }

@@ -2,10 +2,8 @@ package migrate
 
 import (
 	"go/ast"
-	"slices"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/cfg"
 )
 
 // A re-read no Flush can follow. The tutorial's deletion branch writes
@@ -41,18 +39,17 @@ func flushesOf(group []*migration, anchor ast.Stmt) []ast.Node {
 }
 
 // useFollows reports whether one of uses can run after the call at: on
-// a path of the function's control-flow graph (go/cfg) from the node
-// holding at, or in a function literal made before at, which may run
-// later (a deferred one, one kept in a variable). Unsure is true.
+// a path of the function's control-flow graph (life.reaches, go/cfg)
+// from the node holding at, in that node itself, or in a function
+// literal made before at, which may run later (a deferred one, one kept
+// in a variable). Unsure is true.
 func useFollows(m *migration, at ast.Node, uses []ast.Node) bool {
-	var body *ast.BlockStmt
-	switch fn := m.enclosingFunc().(type) {
-	case *ast.FuncDecl:
-		body = fn.Body
-	case *ast.FuncLit:
-		body = fn.Body
+	l := newLife(&m.site, m.obj)
+	if l == nil {
+		return true
 	}
-	if body == nil {
+	ab, ai := l.nodeAt(at.Pos())
+	if ab == nil {
 		return true
 	}
 	for _, u := range uses {
@@ -61,38 +58,16 @@ func useFollows(m *migration, at ast.Node, uses []ast.Node) bool {
 			return true
 		}
 		for e := range c.Enclosing((*ast.FuncLit)(nil)) {
-			if e.Node().Pos() <= body.Pos() {
+			if e.Node() == m.enclosingFunc() {
 				break // the function's own literal
 			}
 			if e.Node().Pos() < at.Pos() {
 				return true
 			}
 		}
-	}
-	l := &life{g: cfg.New(body, mayReturn(m.pass))}
-	start, i := l.nodeAt(at.Pos())
-	if start == nil {
-		return true
-	}
-	holds := func(n ast.Node) bool {
-		return slices.ContainsFunc(uses, func(u ast.Node) bool { return n.Pos() <= u.Pos() && u.End() <= n.End() })
-	}
-	if holds(start.Nodes[i]) || slices.ContainsFunc(start.Nodes[i+1:], holds) {
-		return true
-	}
-	seen := map[*cfg.Block]bool{}
-	next := slices.Clone(start.Succs)
-	for len(next) > 0 {
-		b := next[len(next)-1]
-		next = next[:len(next)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		if slices.ContainsFunc(b.Nodes, holds) {
+		if ub, ui := l.nodeAt(u.Pos()); ub == ab && ui == ai || l.reaches(at.Pos(), u.Pos()) {
 			return true
 		}
-		next = append(next, b.Succs...)
 	}
 	return false
 }

@@ -54,13 +54,14 @@ func overlapping(m *migration, group []*migration) string {
 		}
 	}
 	slices.Sort(names)
+	l := newLife(&m.site, m.obj) // nil: unsure, every pair and read crosses
 	for i, a := range names {
 		for _, b := range names[i+1:] {
 			sa, sb := spans[a], spans[b]
 			if sa.write.Pos() > sb.write.Pos() {
 				sa, sb = sb, sa
 			}
-			if crosses(m, sa.anchors, sa.writes, sb.writes) || crosses(m, sb.anchors, sb.writes, sa.writes) {
+			if crosses(m, l, sa.anchors, sa.writes, sb.writes) || crosses(m, l, sb.anchors, sb.writes, sa.writes) {
 				return m.shapeWhy(fmt.Sprintf("the status writes of %s at %s and %s would each have a patcher of their own, alive at once: a Flush of one would conflict with the other's write",
 					m.obj.Name(), m.where(sa.write.Pos()), m.where(sb.write.Pos())))
 			}
@@ -73,7 +74,7 @@ func overlapping(m *migration, group []*migration) string {
 				continue
 			}
 			for _, g := range group {
-				if g.anchor.End() <= s.Pos() && s.End() <= g.call.Pos() && g.anchor != s && g.get != s && readBetween(m, g.anchor, s, g.call) {
+				if g.anchor.End() <= s.Pos() && s.End() <= g.call.Pos() && g.anchor != s && g.get != s && readBetween(l, g.anchor, s, g.call) {
 					why = m.shapeWhy(fmt.Sprintf("%s is read again with Get at %s, after the base its write at %s is made from: the patcher's base would be the object before that read",
 						m.obj.Name(), m.where(s.Pos()), m.where(g.call.Pos())))
 					return false
@@ -98,7 +99,7 @@ func overlapping(m *migration, group []*migration) string {
 // one of the patcher's (a deferred failure write) is taken to run after
 // every write the graph reaches from its making; one of the other's,
 // anywhere.
-func crosses(m *migration, anchors []ast.Stmt, writes, others []*ast.CallExpr) bool {
+func crosses(m *migration, l *life, anchors []ast.Stmt, writes, others []*ast.CallExpr) bool {
 	held := func(w *ast.CallExpr) bool {
 		c, ok := m.cursor(w)
 		if !ok {
@@ -115,7 +116,6 @@ func crosses(m *migration, anchors []ast.Stmt, writes, others []*ast.CallExpr) b
 		return true
 	}
 	late := slices.ContainsFunc(writes, held)
-	l := newLife(&m.site, m.obj)
 	if l == nil {
 		return true
 	}
@@ -141,8 +141,7 @@ func crosses(m *migration, anchors []ast.Stmt, writes, others []*ast.CallExpr) b
 // a patcher at anchor and its write: a path of the function's graph runs
 // from anchor through get to write (one in a branch that returns before
 // the write does not).
-func readBetween(m *migration, anchor, get ast.Stmt, write *ast.CallExpr) bool {
-	l := newLife(&m.site, m.obj)
+func readBetween(l *life, anchor, get ast.Stmt, write *ast.CallExpr) bool {
 	return l == nil || l.reaches(graphPos(anchor), graphPos(get)) && l.reaches(graphPos(get), write.Pos())
 }
 
