@@ -57,6 +57,9 @@ type fetchPlan struct {
 	// with into and reuse: no Flush of the patcher can follow the
 	// re-read, so the Fetch keeps only its read (migratefetchdrop.go).
 	drop bool
+	// the if's own error variable, renamed errName where it would shadow
+	// or overwrite an outer one (migratefetchrename.go)
+	renamed types.Object
 }
 
 // planFetches makes each re-read of the group (a Get anchor after a write
@@ -133,9 +136,9 @@ func (f *fetchPlan) planReuse(m *migration) bool {
 		return true
 	}
 	scope := m.blockScope(f.get)
-	_, outer := scope.LookupParent(id.Name, f.get.Pos())
+	_, outer := scope.LookupParent(f.errName, f.get.Pos())
 	if outer == nil || outer.Parent() == types.Universe || m.isResult(outer) && !m.reads().bareReturnAfter(f.get) {
-		f.declareErr = scope.Lookup(id.Name) == nil
+		f.declareErr = scope.Lookup(f.errName) == nil
 		return f.declareErr
 	}
 	return outer.Parent() != m.pass.Pkg.Scope() && !m.isResult(outer) &&
@@ -211,8 +214,10 @@ func (m *migration) planFetchWhy(get, check ast.Stmt) (f *fetchPlan, why string,
 			// block shadows it, which only a bare return would notice.
 			f.define = scope.Lookup(id.Name) == nil && !m.reads().bareReturnAfter(get)
 		}
-		if !f.define {
-			return nil, "its error variable " + id.Name + " would shadow, or be read before it is set again", nil
+		if why := ""; !f.define {
+			if why = f.planRename(m, errVar); why != "" {
+				return nil, why, nil
+			}
 		}
 	default:
 		f.define = errVar.Parent() == scope
@@ -328,6 +333,7 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 	if f.drop {
 		return f.dropEdits(fetch)
 	}
+	rename := f.renameEdits(m)
 	var text, assign string
 	if f.onSuccess {
 		name, assign = f.fetchedName(m, name), name
@@ -371,7 +377,7 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 	if after != "" {
 		edits = append(edits, analysis.TextEdit{Pos: f.ifStmt.End(), End: f.ifStmt.End(), NewText: []byte(after)})
 	}
-	return edits
+	return append(edits, rename...)
 }
 
 // fetchedName is the variable of f's Fetch with onSuccess: name+"Fetched",
