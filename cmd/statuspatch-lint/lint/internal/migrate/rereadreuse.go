@@ -138,7 +138,14 @@ func rereadHandedWhy(g *migration, call *ast.CallExpr) string {
 		}
 		switch {
 		case callee == nil:
-			return given + ", and which function runs there is not known"
+			why, known := valueHandedWhy(g, call, e)
+			if !known {
+				return given + ", and which function runs there is not known"
+			}
+			if why != "" {
+				return given + why
+			}
+			continue
 		case outsideModule(g.pass, callee):
 			return ""
 		case callee.Pkg() == g.pass.Pkg:
