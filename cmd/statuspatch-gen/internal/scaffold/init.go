@@ -299,6 +299,10 @@ func planLayout(dir, version string, fl layoutFlags) ([]fileEdit, []string, erro
 	}
 	edits, notes = append(edits, mgrEdits...), append(notes, mgrNotes...)
 
+	proj.wired = map[string]string{}
+	for _, e := range mgrEdits {
+		proj.wired[e.path] = e.new
+	}
 	path, content, note, err := starterTest(dir, proj)
 	if err != nil {
 		return nil, nil, err

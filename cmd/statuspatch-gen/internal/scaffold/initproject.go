@@ -38,6 +38,9 @@ type kbProject struct {
 	// make test compiles (builtinKindUses): the suites stay on envtest,
 	// and the starter test asks for the full API.
 	builtins []builtinUse
+	// wired: the Go files init's manager wiring rewrites, by
+	// project-relative path, as init leaves them (the lines its notes name)
+	wired map[string]string
 }
 
 type kbResource struct {
@@ -179,8 +182,15 @@ type starterKind struct {
 	FullAPI bool
 	Builtin string
 	// Spec are the statements that set the spec fields the kind's CRD
-	// requires (starterSpec).
-	Spec []string
+	// requires (starterSpec), and the packages of other modules they name.
+	Spec        []string
+	SpecImports []specImport
+	// ModImports: those of SpecImports in the project's module, which the
+	// test imports beside its API package
+	ModImports []specImport
+	// Setup: what the reconciler's SetupWithManager sets besides its
+	// Client, which the test's reconciler lacks (setupNeeds); "" for none
+	Setup string
 }
 
 // starterTest returns the starter test's path and text for the project's
@@ -233,9 +243,20 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 			return "", "", "", err
 		}
 		k.HasStatus = slices.Contains(kindFields, "Status")
-		if k.Spec, specNotes, err = starterSpec(starterSpecRequest{dir: dir, apiDir: rel, crdDir: path.Join(ctrlDir, crdDir), test: path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go"), alias: k.Alias, res: *r}); err != nil {
+		if k.Spec, specNotes, k.SpecImports, err = starterSpec(starterSpecRequest{dir: dir, apiDir: rel, crdDir: path.Join(ctrlDir, crdDir), test: path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go"), alias: k.Alias, res: *r}); err != nil {
 			return "", "", "", err
 		}
+	}
+	k.ModImports = slices.DeleteFunc(slices.Clone(k.SpecImports), func(i specImport) bool { return p.Repo == "" || !strings.HasPrefix(i.Path, p.Repo+"/") })
+	k.SpecImports = slices.DeleteFunc(k.SpecImports, func(i specImport) bool { return slices.Contains(k.ModImports, i) })
+	needs, err := setupNeeds(dir, ctrlDir, r.Kind+"Reconciler", p.wired)
+	if err != nil {
+		return "", "", "", err
+	}
+	rel = path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go")
+	if len(needs) > 0 {
+		k.Setup = strings.Join(needs, ", and ")
+		specNotes = append(specNotes, setupNote(r.Kind, rel, needs))
 	}
 	if r.API.Namespaced {
 		k.Namespace = "default"

@@ -59,6 +59,9 @@ import (
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
 {{- end}}
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+{{- range .SpecImports}}
+	{{.Name}} "{{.Path}}"
+{{- end}}
 	ctrl "sigs.k8s.io/controller-runtime"
 {{- if .HasStatus}}
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -67,6 +70,9 @@ import (
 	"github.com/statuspatch/statuspatch/testenv"
 
 	{{.Alias}} "{{.ImportPath}}"
+{{- range .ModImports}}
+	{{.Name}} "{{.Path}}"
+{{- end}}
 )
 
 {{if .FullAPI -}}
@@ -113,6 +119,9 @@ func Test{{.Kind}}ReconcilerOnTestenv(t *testing.T) {
 	env, {{if .HasScheme}}scheme, {{end}}obj := startStarter{{.Kind}}(t, "starter")
 	ctx := t.Context()
 	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
+{{- if .Setup}}
+	// TODO(user): SetupWithManager {{.Setup}}: set the same on r.
+{{- end}}
 {{- if .HasStatus}}
 	reads := &starter{{.Kind}}Client{Client: env.Client, key: key}
 	r := &{{.Kind}}Reconciler{Client: reads{{if .HasScheme}}, Scheme: scheme{{end}}}

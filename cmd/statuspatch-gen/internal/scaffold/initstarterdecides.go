@@ -10,6 +10,9 @@ func Test{{.Kind}}DecidesOnce(t *testing.T) {
 	env, {{if .HasScheme}}scheme, {{end}}obj := startStarter{{.Kind}}(t, "starter-twice")
 	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
 	c := &starter{{.Kind}}Client{Client: env.Client, key: key}
+{{- if .Setup}}
+	// TODO(user): SetupWithManager {{.Setup}}: set the same on the reconcilers below.
+{{- end}}
 	const n = 2
 	starterReconcile{{.Kind}}(t, &{{.Kind}}Reconciler{Client: c{{if .HasScheme}}, Scheme: scheme{{end}}}, key, n, true)
 	overwrote, unknown := c.judged()

@@ -18,9 +18,10 @@ type schema = apiextensionsv1.JSONSchemaProps
 // as its zero value (no omitempty; a struct that is not a pointer), and
 // sets each whose zero the schema refuses.
 type specFiller struct {
-	pkg               *apiPackage
+	pkg               *apiPackage // the package whose declarations are walked
 	kind, alias, test string
 	stmts, notes      []string
+	names             map[string]string // another package's path → its name in the test
 }
 
 // set adds stmt with why as its comment.
@@ -55,8 +56,8 @@ func (f *specFiller) object(s *schema, st *ast.StructType, at ast.Node, goPath, 
 func (f *specFiller) members(s *schema, st *ast.StructType, goPath, jp string, seen map[string]bool) {
 	for _, jf := range jsonFields(st) {
 		if jf.inline {
-			if emb, ok := f.pkg.structs[jf.name]; ok {
-				f.members(s, emb, goPath, jp, seen)
+			if emb, in, ok := f.structOf(jf.field.Type); ok {
+				f.within(in, func() { f.members(s, emb, goPath, jp, seen) })
 			}
 			continue
 		}
@@ -77,9 +78,9 @@ func (f *specFiller) field(ps *schema, required bool, jf jsonField, goPath, jp s
 		if !required {
 			return // nil is left out
 		}
-		if st, ok := f.structOf(t.X); ok {
+		if st, in, ok := f.structOf(t.X); ok {
 			f.set(goPath+" = &"+f.typeText(t.X)+"{}", "the CRD requires it")
-			f.object(ps, st, at, goPath, jp)
+			f.within(in, func() { f.object(ps, st, at, goPath, jp) })
 			return
 		}
 		kind, text := f.basic(t.X), f.typeText(t.X)
@@ -117,9 +118,9 @@ func (f *specFiller) field(ps *schema, required bool, jf jsonField, goPath, jp s
 // object sends, or a value its JSON leaves out at zero (omitempty) or sends.
 func (f *specFiller) scalar(ps *schema, required bool, jf jsonField, goPath, jp string) {
 	at, t := jf.field, jf.field.Type
-	if st, ok := f.structOf(t); ok {
+	if st, in, ok := f.structOf(t); ok {
 		if !jf.omitzero || required {
-			f.object(ps, st, at, goPath, jp)
+			f.within(in, func() { f.object(ps, st, at, goPath, jp) })
 		}
 		return
 	}
@@ -196,8 +197,8 @@ func (f *specFiller) slice(ps *schema, required bool, jf jsonField, t *ast.Array
 
 // element fills a slice's element, which JSON sends as it is.
 func (f *specFiller) element(ps *schema, t ast.Expr, at ast.Node, goPath, jp string) {
-	if st, ok := f.structOf(t); ok {
-		f.object(ps, st, at, goPath, jp)
+	if st, in, ok := f.structOf(t); ok {
+		f.within(in, func() { f.object(ps, st, at, goPath, jp) })
 		return
 	}
 	kind := f.basic(t)
@@ -221,40 +222,92 @@ func (f *specFiller) element(ps *schema, t ast.Expr, at ast.Node, goPath, jp str
 	f.set(goPath+" = "+lit, "the CRD requires it"+why)
 }
 
-// structOf is the struct type t names in the API package.
-func (f *specFiller) structOf(t ast.Expr) (*ast.StructType, bool) {
-	id, ok := t.(*ast.Ident)
-	if !ok {
-		return nil, false
+// structOf is the struct type t names, in the package walked or, by its
+// import there, another one (in): not one with JSON of its own.
+func (f *specFiller) structOf(t ast.Expr) (st *ast.StructType, in *apiPackage, ok bool) {
+	name, in := f.named(t)
+	if in == nil || in.marshals[name] {
+		return nil, nil, false
 	}
-	st, ok := f.pkg.structs[id.Name]
-	return st, ok
+	st, ok = in.structs[name]
+	return st, in, ok
 }
 
-// basic is the schema type of t's JSON when t is a predeclared type init
-// sets a value of, or a type of the API package declared as one; "" else.
-func (f *specFiller) basic(t ast.Expr) string {
-	id, ok := t.(*ast.Ident)
-	if !ok {
-		return ""
-	}
-	if ts, ok := f.pkg.types[id.Name]; ok {
-		return f.basic(ts.Type)
-	}
-	return basicKinds[id.Name]
-}
-
-// typeText is t as the test spells it (the API package's names under its
-// alias), or "" for a type of another package.
-func (f *specFiller) typeText(t ast.Expr) string {
+// named resolves t, a type name of the package walked or a qualified one
+// of a package its files import, to its name and package; nil when it is
+// neither, or that package is not found.
+func (f *specFiller) named(t ast.Expr) (string, *apiPackage) {
 	switch t := t.(type) {
 	case *ast.Ident:
 		if _, ok := f.pkg.types[t.Name]; ok {
-			return f.alias + "." + t.Name
+			return t.Name, f.pkg
 		}
-		if _, ok := basicKinds[t.Name]; ok {
-			return t.Name
+	case *ast.SelectorExpr:
+		x, ok := t.X.(*ast.Ident)
+		if !ok {
+			return "", nil
 		}
+		ip, ok := f.pkg.imports[x.Name]
+		if !ok {
+			return "", nil
+		}
+		if in := f.pkg.files.external(ip); in != nil {
+			if _, ok := in.types[t.Sel.Name]; ok {
+				return t.Sel.Name, in
+			}
+		}
+	}
+	return "", nil
+}
+
+// within runs walk with in as the package walked.
+func (f *specFiller) within(in *apiPackage, walk func()) {
+	saved := f.pkg
+	f.pkg = in
+	defer func() { f.pkg = saved }()
+	walk()
+}
+
+// basic is the schema type of t's JSON when t is a predeclared type init
+// sets a value of, or a type declared as one (of the package walked or one
+// it imports, without JSON of its own); "" else.
+func (f *specFiller) basic(t ast.Expr) string {
+	if id, ok := t.(*ast.Ident); ok {
+		if _, declared := f.pkg.types[id.Name]; !declared {
+			return basicKinds[id.Name]
+		}
+	}
+	name, in := f.named(t)
+	if in == nil || in.marshals[name] {
+		return ""
+	}
+	kind := ""
+	f.within(in, func() { kind = f.basic(in.types[name].Type) })
+	return kind
+}
+
+// typeText is t as the test spells it (the API package's names under its
+// alias, another package's under the name the test imports it by), or ""
+// for a type init cannot name.
+func (f *specFiller) typeText(t ast.Expr) string {
+	switch t := t.(type) {
+	case *ast.Ident, *ast.SelectorExpr:
+		if id, ok := t.(*ast.Ident); ok {
+			if _, declared := f.pkg.types[id.Name]; !declared {
+				if _, ok := basicKinds[id.Name]; ok {
+					return id.Name
+				}
+				return ""
+			}
+		}
+		name, in := f.named(t)
+		switch {
+		case in == nil:
+			return ""
+		case in.path == "":
+			return f.alias + "." + name
+		}
+		return f.testName(in.path) + "." + name
 	case *ast.StarExpr:
 		if x := f.typeText(t.X); x != "" {
 			return "*" + x
@@ -269,4 +322,44 @@ func (f *specFiller) typeText(t ast.Expr) string {
 		}
 	}
 	return ""
+}
+
+// starterNames are the names the starter test declares or imports.
+var starterNames = []string{"context", "json", "errors", "fmt", "maps", "regexp", "slices", "strings", "sync", "time", "testing",
+	"equality", "apierrors", "apimeta", "metav1", "runtime", "types", "kerrors", "clientgoscheme", "ctrl", "client", "testenv",
+	"obj", "t", "env", "name", "scheme"}
+
+// testName is the name the test imports ip by, metav1's the template's.
+func (f *specFiller) testName(ip string) string {
+	if ip == "k8s.io/apimachinery/pkg/apis/meta/v1" {
+		return "metav1"
+	}
+	if n, ok := f.names[ip]; ok {
+		return n
+	}
+	taken := map[string]bool{f.alias: true}
+	for _, n := range starterNames {
+		taken[n] = true
+	}
+	for _, n := range f.names {
+		taken[n] = true
+	}
+	f.names[ip] = testImportName(ip, taken)
+	return f.names[ip]
+}
+
+// specImport is a package the starter test imports for its spec.
+type specImport struct{ Name, Path string }
+
+// testImports are the packages the statements name, by path (a name
+// spelled for a field left a TODO is not imported).
+func (f *specFiller) testImports() []specImport {
+	var out []specImport
+	for ip, n := range f.names {
+		if slices.ContainsFunc(f.stmts, func(s string) bool { return !strings.HasPrefix(s, "//") && strings.Contains(s, n+".") }) {
+			out = append(out, specImport{Name: n, Path: ip})
+		}
+	}
+	slices.SortFunc(out, func(a, b specImport) int { return strings.Compare(a.Path, b.Path) })
+	return out
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/format"
-	"go/parser"
 	"go/token"
 	"io"
 	"io/fs"
@@ -41,30 +40,32 @@ type starterSpecRequest struct {
 // pattern, a format, a CEL rule, ...) is a note,
 // "types.go:line: Kind.spec.path has what: set it in createStarterKind (test)",
 // and a TODO line in the test. A kind without a CRD there yet is a note.
-func starterSpec(q starterSpecRequest) (stmts, notes []string, err error) {
+// imports are the packages of other modules the statements name
+// (initstarterext.go).
+func starterSpec(q starterSpecRequest) (stmts, notes []string, imports []specImport, err error) {
 	crd, err := kindCRD(filepath.Join(q.dir, filepath.FromSlash(q.crdDir)), q.res)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	schema := versionSchema(crd, q.res.Version)
 	if schema == nil {
-		return nil, []string{fmt.Sprintf("statuspatch-gen init: %s: no CustomResourceDefinition of %s served at %s (make manifests writes it): createStarter%s (%s) sets no spec field; set the ones its schema requires", q.crdDir, q.res.Kind, q.res.Version, q.res.Kind, q.test)}, nil
+		return nil, []string{fmt.Sprintf("statuspatch-gen init: %s: no CustomResourceDefinition of %s served at %s (make manifests writes it): createStarter%s (%s) sets no spec field; set the ones its schema requires", q.crdDir, q.res.Kind, q.res.Version, q.res.Kind, q.test)}, nil, nil
 	}
 	pkg, err := parseAPIPackage(q.dir, q.apiDir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	kind, ok := pkg.structs[q.res.Kind]
 	if !ok {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
-	f := &specFiller{pkg: pkg, kind: q.res.Kind, alias: q.alias, test: q.test}
+	f := &specFiller{pkg: pkg, kind: q.res.Kind, alias: q.alias, test: q.test, names: map[string]string{}}
 	for _, jf := range jsonFields(kind) {
 		if spec, ok := schema.Properties["spec"]; ok && jf.json == "spec" {
 			f.field(&spec, slices.Contains(schema.Required, "spec"), jf, "obj."+jf.name, q.res.Kind+".spec")
 		}
 	}
-	return f.stmts, f.notes, nil
+	return f.stmts, f.notes, f.testImports(), nil
 }
 
 // kindCRD reads the CustomResourceDefinitions of dir as testenv's
@@ -126,56 +127,35 @@ func versionSchema(crd *apiextensionsv1.CustomResourceDefinition, version string
 }
 
 // apiPackage is an API package's top-level type declarations, parsed
-// without type checking, by name, with the file set for their lines.
+// without type checking, by name: the project's, or one its types use
+// (initstarterext.go). Its lines are read through files, shared by all.
 type apiPackage struct {
-	fset    *token.FileSet
-	dir     string // project-relative
+	files   *pkgFiles
+	path    string // the import path; "" for the project's API package
 	structs map[string]*ast.StructType
 	types   map[string]*ast.TypeSpec
+	imports map[string]string // a file's import name → its path, over all files
+	// the types with a MarshalJSON or UnmarshalJSON method: their JSON is
+	// not their fields' (metav1.Time, resource.Quantity)
+	marshals map[string]bool
 }
 
 // parseAPIPackage parses the non-test Go files of the project's folder rel
 // (none when it does not exist).
 func parseAPIPackage(dir, rel string) (*apiPackage, error) {
-	p := &apiPackage{fset: token.NewFileSet(), dir: rel, structs: map[string]*ast.StructType{}, types: map[string]*ast.TypeSpec{}}
-	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return p, nil // no kind there: nothing to fill
+	files := &pkgFiles{fset: token.NewFileSet(), shown: map[string]string{}, project: dir, ext: map[string]*apiPackage{}}
+	abs := filepath.Join(dir, filepath.FromSlash(rel))
+	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+		return files.newPackage(""), nil // no kind there: nothing to fill
 	}
-	if err != nil {
-		return nil, fmt.Errorf("statuspatch-gen init: %w", err)
-	}
-	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(p.fset, filepath.Join(dir, filepath.FromSlash(rel), n), nil, parser.SkipObjectResolution)
-		if err != nil {
-			return nil, fmt.Errorf("statuspatch-gen init: %w", err)
-		}
-		for _, d := range f.Decls {
-			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
-				for _, s := range gd.Specs {
-					ts := s.(*ast.TypeSpec)
-					if _, dup := p.types[ts.Name.Name]; dup {
-						continue
-					}
-					p.types[ts.Name.Name] = ts
-					if st, ok := ts.Type.(*ast.StructType); ok {
-						p.structs[ts.Name.Name] = st
-					}
-				}
-			}
-		}
-	}
-	return p, nil
+	return files.parse(abs, rel, "")
 }
 
-// line is "file:line" of n, the file project-relative.
+// line is "file:line" of n, the file project-relative (a package of
+// another module's by its import path).
 func (p *apiPackage) line(n ast.Node) string {
-	pos := p.fset.Position(n.Pos())
-	return fmt.Sprintf("%s:%d", path.Join(p.dir, filepath.Base(pos.Filename)), pos.Line)
+	pos := p.files.fset.Position(n.Pos())
+	return fmt.Sprintf("%s:%d", path.Join(p.files.shown[filepath.Dir(pos.Filename)], filepath.Base(pos.Filename)), pos.Line)
 }
 
 // jsonField is a struct field as encoding/json sees it: its name in JSON,

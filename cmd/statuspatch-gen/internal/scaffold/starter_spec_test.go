@@ -73,6 +73,10 @@ func starterSpecProject(t *testing.T, dir string, edit func(spec *apiextensionsv
 	}
 	writeFile(t, filepath.Join(dir, "internal", "controller", "gauge_controller.go"), starterSpecReconciler)
 	writeFile(t, filepath.Join(dir, "Makefile"), "") // readProject wants one
+	if !fileExists(filepath.Join(dir, "go.mod")) {
+		// go list -find names the folder of api/shared/v1 (initstarterext.go)
+		writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/goldens\n\ngo 1.24\n")
+	}
 	writeFile(t, filepath.Join(dir, "PROJECT"), `layout:
 - go.kubebuilder.io/v4
 repo: example.com/goldens
@@ -128,11 +132,11 @@ func TestStarterSpecNotes(t *testing.T) {
 		{"required pattern", func(s *apiextensionsv1.JSONSchemaProps) bool {
 			s.Required = append(s.Required, "note")
 			return true
-		}, "api/v1/gauge_types.go:44: Gauge.spec.note has a pattern (^[a-z]+$): set it in createStarterGauge " + test, "// TODO(user): set spec.note, which has a pattern (^[a-z]+$)."},
+		}, "api/v1/gauge_types.go:46: Gauge.spec.note has a pattern (^[a-z]+$): set it in createStarterGauge " + test, "// TODO(user): set spec.note, which has a pattern (^[a-z]+$)."},
 		{"CEL on the spec", func(s *apiextensionsv1.JSONSchemaProps) bool {
 			s.XValidations = apiextensionsv1.ValidationRules{{Rule: "self.sizeGiB < 100"}}
 			return true
-		}, "api/v1/gauge_types.go:84: Gauge.spec has x-kubernetes-validations (CEL): set it in createStarterGauge " + test, "// TODO(user): set spec, which has x-kubernetes-validations (CEL)."},
+		}, "api/v1/gauge_types.go:89: Gauge.spec has x-kubernetes-validations (CEL): set it in createStarterGauge " + test, "// TODO(user): set spec, which has x-kubernetes-validations (CEL)."},
 		{"a range it cannot meet", func(s *apiextensionsv1.JSONSchemaProps) bool {
 			limits := s.Properties["limits"]
 			step := limits.Properties["step"]
@@ -140,7 +144,13 @@ func TestStarterSpecNotes(t *testing.T) {
 			limits.Properties["step"] = step
 			s.Properties["limits"] = limits
 			return true
-		}, "api/v1/gauge_types.go:54: Gauge.spec.limits.step has a range init cannot meet (maximum 8): set it in createStarterGauge " + test, "// TODO(user): set spec.limits.step"},
+		}, "api/v1/gauge_types.go:59: Gauge.spec.limits.step has a range init cannot meet (maximum 8): set it in createStarterGauge " + test, "// TODO(user): set spec.limits.step"},
+		{"a type with JSON of its own, in another package", func(s *apiextensionsv1.JSONSchemaProps) bool {
+			runner := s.Properties["runner"]
+			runner.Required = append(runner.Required, "since")
+			s.Properties["runner"] = runner
+			return true
+		}, "example.com/goldens/api/shared/v1/runner.go:17: Gauge.spec.runner.since has a type init does not fill (Stamp): set it in createStarterGauge " + test, "// TODO(user): set spec.runner.since, which has a type init does not fill (Stamp)."},
 		{"no CRD", func(*apiextensionsv1.JSONSchemaProps) bool { return false },
 			"statuspatch-gen init: config/crd: no CustomResourceDefinition of Gauge served at v1 (make manifests writes it): createStarterGauge " + test, "// TODO(user): set the spec fields your reconciler needs."},
 	} {
@@ -184,9 +194,77 @@ func TestStarterSpecOnTheServer(t *testing.T) {
 func TestStarterSpecNoAPIFolder(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, filepath.Join(starterSpecDir, "config"), filepath.Join(dir, "config"), nil)
-	stmts, notes, err := starterSpec(starterSpecRequest{dir: dir, apiDir: "api/v1", crdDir: "config/crd", test: "t_test.go", alias: "plainv1",
+	stmts, notes, _, err := starterSpec(starterSpecRequest{dir: dir, apiDir: "api/v1", crdDir: "config/crd", test: "t_test.go", alias: "plainv1",
 		res: kbResource{Group: "plain", Version: "v1", Kind: "Gauge"}})
 	if err != nil || len(stmts) > 0 || len(notes) > 0 {
 		t.Errorf("starterSpec without the API folder: %q, %q, %v", stmts, notes, err)
+	}
+}
+
+// TestStarterSetupNeeds: what the reconciler's SetupWithManager sets on it
+// besides its Client (kubebuilder's CronJob tutorial: Clock, nil in the
+// test, where Reconcile's r.Now() panics) and the field index it
+// registers (a List with client.MatchingFields, which the API server the
+// test reads from refuses) is a note naming each line, as init leaves the
+// file (its wiring moves them), and a TODO where the test builds the
+// reconciler; a SetupWithManager that sets only Client is neither.
+func TestStarterSetupNeeds(t *testing.T) {
+	dir := t.TempDir()
+	starterSpecProject(t, dir, nil)
+	const setup = `
+type Clock interface{ Now() time.Time }
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (r *GaugeReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	r.Client = mgr.GetClient()
+	if r.Clock == nil {
+		r.Clock = realClock{}
+	}
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &plainv1.Gauge{}, "spec.mode", func(o client.Object) []string {
+		r.seen++ // in the extractor: not SetupWithManager's
+		return nil
+	}); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).For(&plainv1.Gauge{}).Complete(r)
+}
+`
+	src := strings.Replace(starterSpecReconciler, "\"context\"\n", "\"context\"\n\t\"time\"\n", 1)
+	src = strings.Replace(src, "\tScheme *runtime.Scheme\n", "\tScheme *runtime.Scheme\n\tClock\n\tseen int\n", 1) + setup
+	ctrlFile := filepath.Join(dir, "internal", "controller", "gauge_controller.go")
+	writeFile(t, ctrlFile, src)
+	proj, err := readProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As init's wiring leaves the file: two lines more above the method
+	// (34 and 36 on disk; the note names 36 and 38).
+	proj.wired = map[string]string{"internal/controller/gauge_controller.go": strings.Replace(src, "type Clock", "// wired\n// by init\ntype Clock", 1)}
+	_, content, note, err := starterTest(dir, proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "which sets r.Clock (internal/controller/gauge_controller.go:36), and registers a field index, which a List with client.MatchingFields reads from the manager's cache (internal/controller/gauge_controller.go:38): set the same in the test"
+	if !strings.Contains(note, want) {
+		t.Errorf("init's note does not say %q:\n%s", want, note)
+	}
+	if n := strings.Count(content, "// TODO(user): SetupWithManager sets r.Clock"); n != 2 {
+		t.Errorf("the starter test has %d TODO lines for SetupWithManager, want 2 (one per test):\n%s", n, content)
+	}
+	writeFile(t, ctrlFile, strings.Replace(starterSpecReconciler, "\"context\"\n", "\"context\"\n\t\"time\"\n", 1)+`
+func (r *GaugeReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	r.Client = mgr.GetClient()
+	_ = time.Now
+	return ctrl.NewControllerManagedBy(mgr).For(&plainv1.Gauge{}).Complete(r)
+}
+`)
+	if proj, err = readProject(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, content, note, err = starterTest(dir, proj); err != nil || strings.Contains(note, "SetupWithManager") || strings.Contains(content, "TODO(user): SetupWithManager") {
+		t.Errorf("a SetupWithManager that sets only Client: note %q, err %v, TODO in the test: %v", note, err, strings.Contains(content, "TODO(user): SetupWithManager"))
 	}
 }

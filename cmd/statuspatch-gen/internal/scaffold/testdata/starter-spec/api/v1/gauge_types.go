@@ -5,6 +5,8 @@ package v1
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	sharedv1 "example.com/goldens/api/shared/v1"
 )
 
 // Mode is how a Gauge samples.
@@ -42,6 +44,9 @@ type GaugeSpec struct {
 	// +kubebuilder:validation:Pattern=`^[a-z]+$`
 	// +optional
 	Note string `json:"note,omitempty"`
+	// a required pointer to a struct of another package
+	// +required
+	Runner *sharedv1.Runner `json:"runner,omitempty"`
 }
 
 // GaugeLimits are a Gauge's limits.
