@@ -76,7 +76,7 @@ func TestFixMovesDeferredStatusHelperBeforeAReGet(t *testing.T) {
 		"status/status.go:16: fixed: move the status write onto DeploymentStatusPatcher (MarkFailed takes the patcher",
 		"ctrld/ctrld.go:26: fixed: move the status write onto DeploymentStatusPatcher (NewDeploymentStatusPatcher, then Flush)",
 		"ctrld/ctrld.go:29: fixed: move the status write onto DeploymentStatusPatcher (NewDeploymentStatusPatcher, then Flush)",
-		"ctrld/ctrld.go:36: fixed: move the status write onto DeploymentStatusPatcher (FetchDeploymentStatusPatcher at the re-read, then Flush)")
+		"ctrld/ctrld.go:36: fixed: move the status write onto DeploymentStatusPatcher (FetchDeploymentStatusPatcherInto at the re-read, then Flush)")
 	for _, l := range strings.Split(errOut, "\n") {
 		if strings.Contains(l, "handwritten status write") && (strings.Contains(l, "/ctrld/") || strings.Contains(l, "/status/") || strings.Contains(l, "/cond/")) {
 			t.Errorf("-fix kept a write: %s", l)

@@ -96,7 +96,11 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	edits = mergeImport(append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, ownerImport)...), onceImport)
 	edits = mergeImport(edits, f.imp)
 	if m.fetch != nil && m.retry == nil {
-		how = " (Fetch" + p.Type + " at the re-read, then Flush)"
+		fetch := "Fetch" + p.Type
+		if m.fetch.into {
+			fetch += "Into" // read into the object itself
+		}
+		how = " (" + fetch + " at the re-read, then Flush)"
 	}
 	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + how + m.lateNote() + flushNote(m), TextEdits: edits}, ""
 }
