@@ -279,7 +279,9 @@ func (r *recognition) prepareMerge() *migration {
 	if why := unreadWhy(m, w); why != "" {
 		return r.stay(m.shapeWhy(why)) // migrateunread.go
 	}
-	if why := m.reads().findAnchor(w.Verb); m.anchor == nil && m.helper == nil {
+	why := m.reads().findAnchor(w.Verb)
+	slideToClient(m) // migrateclientslide.go
+	if m.anchor == nil && m.helper == nil {
 		// A helper writing its parameter: its callers make the patcher
 		// (migratehelper.go).
 		h := &helperMove{migration: m, decl: m.helperDecl()}

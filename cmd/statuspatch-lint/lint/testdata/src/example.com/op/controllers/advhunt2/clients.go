@@ -34,7 +34,7 @@ func (r *D) clientLater(ctx context.Context, req ctrl.Request) error {
 	}
 	c := r.Direct
 	w.Status.Ready = true
-	return c.Status().Update(ctx, w) // want `\(not moved to the patcher: its client c is declared at line 35, after the read at line 32 where the patcher would be made with it\)$`
+	return c.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
 
 // clientShadow: the writing client shadows the reading one.
@@ -119,7 +119,24 @@ func (r *D) mergeLater(ctx context.Context, req ctrl.Request) error {
 	if !w.Status.Ready {
 		base := w.DeepCopy()
 		w.Status.Ready = true
-		return c.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: its client c is declared at line 118, after the read at line 115 where the patcher would be made with it\)$`
+		return c.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 	}
 	return nil
+}
+
+// clientAfterUse: the object is used before its client is declared: the
+// patcher, made at the read, would need c there, and the write stays.
+// Since s117 clientLater and mergeLater, nothing using the object between
+// the read and c's declaration (kueue's remClient :=
+// group.remoteClients[name]), have the patcher made after it
+// (migrateclientslide.go).
+func (r *D) clientAfterUse(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	named := w.Name != ""
+	c := r.Direct
+	w.Status.Ready = named
+	return c.Status().Update(ctx, w) // want `\(not moved to the patcher: its client c is declared at line 139, after the read at line 135 where the patcher would be made with it\)$`
 }
