@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 )
@@ -11,9 +12,10 @@ import (
 // := group.remoteClients[name], then remClient.getClient().Status().
 // Update(ctx, remWl)). The patcher is made with the write's client, so at
 // the read that client is undefined, and clientAt kept the write. When
-// the statements declaring it follow the read in its block and nothing
-// from the read to them uses the object, the anchor slides past them:
-// the patcher is made once its client exists, over the object as read.
+// the statements from the read to those declaring it only declare locals
+// from expressions that call nothing, none naming the object, the anchor
+// slides past them: the patcher is made once its client exists, over the
+// object as read.
 
 // slideToClient moves m's anchor past the statements of its block that
 // declare the local variables the write's client names after it, when
@@ -60,5 +62,37 @@ func slideToClient(m *migration) {
 	for range m.usesOf(fn, m.obj, m.anchor.End(), list[last].End()) {
 		return // the object is used before its client exists
 	}
+	for _, s := range list[at+1 : last+1] {
+		if !plainDefine(s) {
+			return
+		}
+	}
 	m.anchor = list[last]
+}
+
+// plainDefine reports whether s only declares locals from expressions
+// that call nothing (x := m[k], c := r.Direct): no assignment to what
+// exists, no call, no function literal. Anything else may change the
+// object through a name the uses do not show (a closure made before the
+// read, a pointer into its status, a map holding it: s117's adversary),
+// which a patcher made after s would take as its base and never send.
+func plainDefine(s ast.Stmt) bool {
+	as, ok := s.(*ast.AssignStmt)
+	if !ok || as.Tok != token.DEFINE {
+		return false
+	}
+	for _, l := range as.Lhs {
+		if _, ok := l.(*ast.Ident); !ok {
+			return false
+		}
+	}
+	for _, r := range as.Rhs {
+		for n := range ast.Preorder(r) {
+			switch n.(type) {
+			case *ast.CallExpr, *ast.FuncLit:
+				return false
+			}
+		}
+	}
+	return true
 }

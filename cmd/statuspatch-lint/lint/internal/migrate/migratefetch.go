@@ -187,6 +187,11 @@ func (m *migration) planFetchWhy(get, check ast.Stmt) (f *fetchPlan, why string,
 	case !m.localUnaliased():
 		return nil, m.obj.Name() + " is a parameter, or aliased, and would not be the fetched object", nil
 	}
+	if !errNotNil(f.ifStmt.Cond, id.Name) {
+		// if err := c.Get(...); client.IgnoreNotFound(err) != nil: a
+		// NotFound goes on, where a Fetch leaves the patcher nil (s117).
+		return nil, "its error check is not " + id.Name + " != nil, and a failed Fetch would leave the patcher nil where the code goes on", nil
+	}
 	f.errName = id.Name
 	scope := m.blockScope(get)
 	if scope == nil {

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 
 	"golang.org/x/tools/go/analysis"
@@ -66,22 +67,31 @@ func rootText(e ast.Expr) string {
 }
 
 // freshErrName is "fetchErr", or with 2, 3... a name the function does
-// not hold. An earlier re-read of the object in the same block, an if
-// declaring the same error variable, counts as a name taken: it may be
-// renamed too, and two var declarations of one name in a block do not
-// compile.
+// not hold. Each earlier re-read of the same statement list (a block's, a
+// case's or a select's clause), an if whose init is a Get after a status
+// write of the function, whatever its error's name, counts as a name
+// taken: it may be renamed too, and two
+// var declarations of one name in a list do not compile (s117's
+// adversary: two in a case clause, and one of err2 before one of err).
 func freshErrName(m *migration, f *fetchPlan) string {
-	earlier := 0
-	if b, ok := m.block(f.get).(*ast.BlockStmt); ok {
-		for _, s := range b.List {
-			if s == f.get {
-				break
-			}
-			if is, ok := s.(*ast.IfStmt); ok && definesName(is.Init, f.errName) && m.reads().isGetStmt(is) {
-				earlier++
+	first := f.get.Pos() // the function's first status write: a re-read comes after one
+	if fn, ok := m.cursor(m.enclosingFunc()); ok {
+		for c := range fn.Preorder((*ast.CallExpr)(nil)) {
+			if isStatusWrite(c.Node().(*ast.CallExpr)) {
+				first = min(first, c.Node().Pos())
 			}
 		}
 	}
+	earlier := 0
+	m.stmtLists(func(_ ast.Node, list []ast.Stmt) bool {
+		i := slices.Index(list, f.get)
+		for _, s := range list[:max(i, 0)] {
+			if is, ok := s.(*ast.IfStmt); ok && is.Pos() > first && m.reads().isGetStmt(is) {
+				earlier++
+			}
+		}
+		return i < 0
+	})
 	name := "fetchErr"
 	for i := 2; ; i++ {
 		if !m.text().nameTaken(name) {
@@ -92,16 +102,6 @@ func freshErrName(m *migration, f *fetchPlan) string {
 		}
 		name = "fetchErr" + strconv.Itoa(i)
 	}
-}
-
-// definesName reports whether s is name := ... of one variable.
-func definesName(s ast.Stmt, name string) bool {
-	as, ok := s.(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != 1 {
-		return false
-	}
-	id, ok := as.Lhs[0].(*ast.Ident)
-	return ok && id.Name == name && as.Tok == token.DEFINE
 }
 
 // renameEdits rename the uses of the if's error variable in its
@@ -116,4 +116,19 @@ func (f *fetchPlan) renameEdits(m *migration) []analysis.TextEdit {
 		out = append(out, analysis.TextEdit{Pos: id.Pos(), End: id.End(), NewText: []byte(f.errName)})
 	}
 	return out
+}
+
+// errNotNil reports whether cond is name != nil (or nil != name).
+func errNotNil(cond ast.Expr, name string) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.NEQ {
+		return false
+	}
+	x, y := ast.Unparen(b.X), ast.Unparen(b.Y)
+	return isIdent(x, name) && isIdent(y, "nil") || isIdent(y, name) && isIdent(x, "nil")
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
 }

@@ -274,9 +274,31 @@ func (pl *place) stmtLists(f func(owner ast.Node, list []ast.Stmt) bool) {
 }
 
 // assignedNext reports whether the first use of v after pos in the
-// function sets it (or there is none).
+// function sets it (or there is none). A use in a function literal, which
+// may run at any time (a deferred one reading err), and a return without
+// results after pos, where v is a named result (it returns v), read it
+// (s117's adversary: namedWarn, deferReadsErr, closureReadsErr).
 func (pl *place) assignedNext(v types.Object, pos token.Pos) bool {
 	fn := pl.enclosingFunc()
+	root, ok := pl.cursor(fn)
+	if !ok {
+		return false
+	}
+	for c := range pl.usesOf(fn, v, fn.Pos(), fn.End()) {
+		for e := range c.Enclosing((*ast.FuncLit)(nil)) {
+			if e.Node() == fn {
+				break // fn's own literal, and those around it
+			}
+			return false
+		}
+	}
+	if pl.isResult(v) {
+		for c := range root.Preorder((*ast.ReturnStmt)(nil)) {
+			if ret := c.Node().(*ast.ReturnStmt); ret.Pos() > pos && len(ret.Results) == 0 && enclosingFn(c).Node() == fn {
+				return false
+			}
+		}
+	}
 	for c := range pl.usesOf(fn, v, pos, fn.End()) {
 		as, ok := c.Parent().Node().(*ast.AssignStmt)
 		return ok && isLHS(as, c.Node())

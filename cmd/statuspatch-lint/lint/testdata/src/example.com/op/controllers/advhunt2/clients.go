@@ -140,3 +140,56 @@ func (r *D) clientAfterUse(ctx context.Context, req ctrl.Request) error {
 	w.Status.Ready = named
 	return c.Status().Update(ctx, w) // want `\(not moved to the patcher: its client c is declared at line 139, after the read at line 135 where the patcher would be made with it\)$`
 }
+
+// s117's adversary: the object changed between the read and the
+// client's declaration through a name the uses do not show (a closure
+// made before the read, a pointer into its status, a client made by a
+// closure that changes it, the map holding it): a patcher made after
+// the declaration would take that change as its base and never send
+// it, so the anchor does not slide and the writes stay.
+
+func (r *D) slideClosure(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	mark := func() { w.Status.Ready = true }
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	mark()
+	c := r.Direct
+	w.Status.Size = 2
+	return c.Status().Update(ctx, w) // want `not moved to the patcher`
+}
+
+func (r *D) slideStatusPtr(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	st := &w.Status
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	st.Ready = true
+	c := r.Direct
+	w.Status.Size = 2
+	return c.Status().Update(ctx, w) // want `not moved to the patcher`
+}
+
+func (r *D) slideMk(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	mk := func() client.Client {
+		w.Status.Ready = true
+		return r.Direct
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	c := mk()
+	w.Status.Size = 2
+	return c.Status().Update(ctx, w) // want `not moved to the patcher`
+}
+
+func (r *D) slideMap(ctx context.Context, objs map[string]*v1.Widget, clients map[string]client.Client, name string) error {
+	w := objs[name]
+	objs[name].Status.Ready = true
+	c := clients[name]
+	w.Status.Size = 2
+	return c.Status().Update(ctx, w) // want `not moved to the patcher`
+}

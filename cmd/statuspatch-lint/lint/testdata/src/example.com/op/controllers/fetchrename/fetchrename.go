@@ -145,3 +145,162 @@ func failed(w *v1.Widget, err error) *v1.Widget {
 	w.Status.Ready = err == nil
 	return w
 }
+
+// s117's adversary: two re-reads renamed in one case clause, and in one
+// if block where the first's error is err and the second's err2 (both
+// outer ones read at the end): each var declaration has a name of its
+// own (at first both were fetchErr2, which did not compile).
+func (r *ResizeReconciler) caseSpanned(ctx context.Context, req ctrl.Request, mode int) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	err := r.Get(ctx, req.NamespacedName, w)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	switch mode {
+	case 1:
+		if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+			return ctrl.Result{}, err
+		}
+		w.Status.Size = 7
+		if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	w.Status.Ready = true
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, err
+}
+
+func (r *ResizeReconciler) mixedNames(ctx context.Context, req ctrl.Request, mode int) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	err := r.Get(ctx, req.NamespacedName, w)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	err2 := r.Update(ctx, &v1.Widget{})
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if mode == 1 {
+		if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+			return ctrl.Result{}, err
+		}
+		w.Status.Size = 7
+		if err2 := r.Get(ctx, req.NamespacedName, w); err2 != nil {
+			return ctrl.Result{}, err2
+		}
+	}
+	w.Status.Ready = true
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if err2 != nil {
+		return ctrl.Result{}, err2
+	}
+	return ctrl.Result{}, err
+}
+
+// s117's adversary: the outer err is read without its name after the
+// re-read, by a bare return of the named result (namedWarn), a deferred
+// literal (deferReadsErr) or a literal called at the end
+// (closureReadsErr): a Fetch assigning it would drop the warning, so the
+// re-read's error is renamed (it was err :=, the warning lost).
+func (r *ResizeReconciler) namedWarn(ctx context.Context, req ctrl.Request) (res ctrl.Result, err error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return res, err
+	}
+	if w.Spec.Size > 3 {
+		err = fmt.Errorf("too big")
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return res, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return res, err
+	}
+	w.Status.Size = 2
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return res, err
+	}
+	return
+}
+
+func (r *ResizeReconciler) deferReadsErr(ctx context.Context, req ctrl.Request) error {
+	var err error
+	defer func() {
+		if err != nil {
+			fmt.Println("warning:", err)
+		}
+	}()
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if w.Spec.Size > 3 {
+		err = fmt.Errorf("too big")
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	w.Status.Size = 2
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+func (r *ResizeReconciler) closureReadsErr(ctx context.Context, req ctrl.Request) error {
+	var err error
+	report := func() error { return err }
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if w.Spec.Size > 3 {
+		err = fmt.Errorf("too big")
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	w.Status.Size = 2
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return err
+	}
+	return report()
+}
+
+// s117's adversary: the re-read's check lets a NotFound go on
+// (client.IgnoreNotFound): a Fetch there would leave the patcher nil and
+// the next line, obj = p.Object(), would panic. The Get stays, named.
+func (r *ResizeReconciler) ignoreNotFound(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); client.IgnoreNotFound(err) != nil {
+		return ctrl.Result{}, err
+	}
+	w.Status.Size = 2
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(the re-read of w at line 298 stays a cached Get \(its error check is not err != nil, and a failed Fetch would leave the patcher nil where the code goes on\)`
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
