@@ -189,8 +189,14 @@ type starterKind struct {
 	// test imports beside its API package
 	ModImports []specImport
 	// Setup: what the reconciler's SetupWithManager sets besides its
-	// Client, which the test's reconciler lacks (setupNeeds); "" for none
-	Setup string
+	// Client, or registers (setupNeeds), which the test then runs for its
+	// reconcilers (starterSetUp<Kind>), calling it with SetupArgs; none
+	// when it does neither. SetupTODO: the same, when the test cannot call
+	// it (its parameters are others), for a TODO where the test builds
+	// the reconciler.
+	Setup     []string
+	SetupArgs string
+	SetupTODO string
 }
 
 // starterTest returns the starter test's path and text for the project's
@@ -249,13 +255,16 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 	}
 	k.ModImports = slices.DeleteFunc(slices.Clone(k.SpecImports), func(i specImport) bool { return p.Repo == "" || !strings.HasPrefix(i.Path, p.Repo+"/") })
 	k.SpecImports = slices.DeleteFunc(k.SpecImports, func(i specImport) bool { return slices.Contains(k.ModImports, i) })
-	needs, err := setupNeeds(dir, ctrlDir, r.Kind+"Reconciler", p.wired)
+	needs, args, err := setupNeeds(dir, ctrlDir, r.Kind+"Reconciler", p.wired)
 	if err != nil {
 		return "", "", "", err
 	}
 	rel = path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go")
-	if len(needs) > 0 {
-		k.Setup = strings.Join(needs, ", and ")
+	switch {
+	case len(needs) > 0 && args != "":
+		k.Setup, k.SetupArgs = needs, args
+	case len(needs) > 0:
+		k.SetupTODO = strings.Join(needs, ", and ")
 		specNotes = append(specNotes, setupNote(r.Kind, rel, needs))
 	}
 	if r.API.Namespaced {

@@ -34,22 +34,35 @@ var starterTemplate = template.Must(template.New("starter").Parse(`package {{.Pa
 // differ only in time (RFC 3339 times, durations) are logged, not judged{{end}}.
 
 import (
-{{- if .HasStatus}}
+{{- if or .HasStatus .Setup}}
 	"context"
+{{- end}}
+{{- if .HasStatus}}
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"regexp"
+{{- end}}
+{{- if or .HasStatus .Setup}}
 	"slices"
+{{- end}}
+{{- if .HasStatus}}
 	"strings"
 	"sync"
-	"time"
+{{- end}}
+{{- if .Setup}}
+	"net/http"
 {{- end}}
 	"testing"
+{{- if .HasStatus}}
+	"time"
+{{- end}}
 {{if .HasStatus}}
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+{{- end}}
+{{- if or .HasStatus .Setup}}
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 {{- end}}
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -59,12 +72,21 @@ import (
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
 {{- end}}
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+{{- if .Setup}}
+	"k8s.io/client-go/rest"
+{{- end}}
 {{- range .SpecImports}}
 	{{.Name}} "{{.Path}}"
 {{- end}}
 	ctrl "sigs.k8s.io/controller-runtime"
-{{- if .HasStatus}}
+{{- if .Setup}}
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+{{- end}}
+{{- if or .HasStatus .Setup}}
 	"sigs.k8s.io/controller-runtime/pkg/client"
+{{- end}}
+{{- if .Setup}}
+	"sigs.k8s.io/controller-runtime/pkg/config"
 {{- end}}
 
 	"github.com/statuspatch/statuspatch/testenv"
@@ -119,14 +141,21 @@ func Test{{.Kind}}ReconcilerOnTestenv(t *testing.T) {
 	env, {{if .HasScheme}}scheme, {{end}}obj := startStarter{{.Kind}}(t, "starter")
 	ctx := t.Context()
 	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
-{{- if .Setup}}
-	// TODO(user): SetupWithManager {{.Setup}}: set the same on r.
+{{- if .SetupTODO}}
+	// TODO(user): SetupWithManager {{.SetupTODO}}: set the same on r.
 {{- end}}
-{{- if .HasStatus}}
+{{- if and .HasStatus .Setup}}
+	r := &{{.Kind}}Reconciler{Client: env.Client{{if .HasScheme}}, Scheme: scheme{{end}}}
+	reads := &starter{{.Kind}}Client{Client: starterSetUp{{.Kind}}(t, env, r), key: key}
+	r.Client = reads
+{{- else if .HasStatus}}
 	reads := &starter{{.Kind}}Client{Client: env.Client, key: key}
 	r := &{{.Kind}}Reconciler{Client: reads{{if .HasScheme}}, Scheme: scheme{{end}}}
 {{- else}}
 	r := &{{.Kind}}Reconciler{Client: env.Client{{if .HasScheme}}, Scheme: scheme{{end}}}
+{{- if .Setup}}
+	r.Client = starterSetUp{{.Kind}}(t, env, r)
+{{- end}}
 {{- end}}
 	if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: key}); err != nil {
 		t.Fatalf("reconcile %s: %v", key, err)
@@ -151,5 +180,8 @@ func Test{{.Kind}}ReconcilerOnTestenv(t *testing.T) {
 }
 {{- if .HasStatus}}
 {{template "decides" .}}
+{{- end}}
+{{- if .Setup}}
+{{template "setup" .}}
 {{- end}}
 `))

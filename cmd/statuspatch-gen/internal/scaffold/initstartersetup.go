@@ -9,30 +9,33 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"text/template"
 )
 
-// The starter test builds its reconciler with a Client (and a Scheme),
-// never through SetupWithManager: what SetupWithManager sets on the
-// reconciler besides its Client, or registers on the manager's cache,
-// the test's reconciler lacks. kubebuilder's CronJob tutorial sets Clock
-// there (nil in the test: Reconcile's r.Now() panics) and registers a
-// field index its List reads with client.MatchingFields (the API server
-// the test's client reads from refuses the field: "field label not
-// supported"). init says so, naming the lines, and leaves a TODO where
-// the test builds the reconciler; it does not guess the values.
+// The starter test builds its reconciler with a Client (and a Scheme). What
+// SetupWithManager sets on the reconciler besides its Client, or registers
+// on the manager's cache, that reconciler would lack: kubebuilder's CronJob
+// tutorial sets Clock there (nil otherwise: Reconcile's r.Now() panics) and
+// registers a field index its List reads with client.MatchingFields (the
+// API server the test's client reads from refuses the field). Where
+// SetupWithManager does either (setupNeeds), the test runs it on a manager
+// of its own, never started, whose cache alone is started and serves the
+// Lists that select by an indexed field (the template "setup").
 
 // setupNeeds is what the SetupWithManager of type recv (a reconciler's
 // name) in the folder dir (project-relative ctrlDir) sets on its receiver
 // other than Client, and the field indexes it registers: "sets r.Clock
 // (file:line)" entries, in source order; none when there is no such
-// method or it does neither. A file in wired is read as init leaves it.
-func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) ([]string, error) {
+// method or it does neither. args are the arguments the test calls it
+// with, its manager m ("m", or "t.Context(), m" for one taking a context
+// first); "" when its parameters are others, which the test cannot give.
+// A file in wired is read as init leaves it.
+func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []string, args string, err error) {
 	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(ctrlDir)))
 	if err != nil {
-		return nil, fmt.Errorf("statuspatch-gen init: %w", err)
+		return nil, "", fmt.Errorf("statuspatch-gen init: %w", err)
 	}
 	fset := token.NewFileSet()
-	var out []string
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
@@ -44,7 +47,7 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) ([]string, e
 		}
 		f, err := parser.ParseFile(fset, filepath.Join(dir, filepath.FromSlash(ctrlDir), n), src, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, fmt.Errorf("statuspatch-gen init: %w", err)
+			return nil, "", fmt.Errorf("statuspatch-gen init: %w", err)
 		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -53,6 +56,7 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) ([]string, e
 				continue
 			}
 			self := fd.Recv.List[0].Names[0].Name
+			args = setupArgs(fd.Type)
 			where := func(p token.Pos) string { return fmt.Sprintf("%s:%d", path.Join(ctrlDir, n), fset.Position(p).Line) }
 			ast.Inspect(fd.Body, func(x ast.Node) bool {
 				switch x := x.(type) {
@@ -66,14 +70,41 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) ([]string, e
 					}
 				case *ast.CallExpr:
 					if sel, ok := x.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "IndexField" {
-						out = append(out, fmt.Sprintf("registers a field index, which a List with client.MatchingFields reads from the manager's cache (%s)", where(x.Pos())))
+						out = append(out, fmt.Sprintf("registers a field index (%s)", where(x.Pos())))
 					}
 				}
 				return true
 			})
 		}
 	}
-	return out, nil
+	return out, args, nil
+}
+
+// setupArgs is what the test passes a SetupWithManager of type ft: "m" for
+// (mgr ctrl.Manager) error, "t.Context(), m" for (ctx context.Context, mgr
+// ctrl.Manager) error (any package's Manager: the test's manager embeds
+// controller-runtime's); "" for any other.
+func setupArgs(ft *ast.FuncType) string {
+	var params []ast.Expr
+	for _, f := range ft.Params.List {
+		for range max(len(f.Names), 1) {
+			params = append(params, f.Type)
+		}
+	}
+	named := func(e ast.Expr, pkg, name string) bool {
+		sel, ok := e.(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == name && (pkg == "" || isIdent(sel.X, pkg))
+	}
+	if ft.Results == nil || len(ft.Results.List) != 1 || len(ft.Results.List[0].Names) > 1 || !isIdent(ft.Results.List[0].Type, "error") {
+		return ""
+	}
+	switch {
+	case len(params) == 1 && named(params[0], "", "Manager"):
+		return "m"
+	case len(params) == 2 && named(params[0], "context", "Context") && named(params[1], "", "Manager"):
+		return "t.Context(), m"
+	}
+	return ""
 }
 
 func isIdent(e ast.Expr, name string) bool {
@@ -81,8 +112,108 @@ func isIdent(e ast.Expr, name string) bool {
 	return ok && id.Name == name
 }
 
-// setupNote is init's note on needs (setupNeeds) of kind's reconciler.
+// setupNote is init's note where the test cannot run SetupWithManager
+// (setupArgs: its parameters are not a manager, or a context and one).
 func setupNote(kind, test string, needs []string) string {
-	return fmt.Sprintf("statuspatch-gen init: %s: the starter test builds %sReconciler with its Client (and Scheme), not through SetupWithManager, which %s: set the same in the test (a field index needs a client reading through a cache that has it; the API server the test's client reads from refuses the field: \"field label not supported\")",
+	return fmt.Sprintf("statuspatch-gen init: %s: %sReconciler's SetupWithManager takes parameters the starter test cannot give, and %s: set the same where the test builds the reconciler (a field index needs a client reading through a cache that has it; the API server the test's client reads from refuses the field: \"field label not supported\")",
 		test, kind, strings.Join(needs, ", and "))
 }
+
+// The starter test's SetupWithManager on a manager of its own (setupNeeds).
+var _ = template.Must(starterTemplate.New("setup").Parse(`
+// starterSetUp{{.Kind}} runs r.SetupWithManager, as cmd/main.go does, on a
+// manager of its own that is never started: its controller never runs (the
+// test calls Reconcile). There, as statuspatch-gen init read it, it
+{{- range .Setup}}
+//   - {{.}}
+{{- end}}
+//
+// The manager's cache alone is started. The client returned, for the test
+// to give r, is env.Client but for a List that selects by a field
+// SetupWithManager indexed, which reads from that cache (the API server
+// refuses such a field: "field label not supported").
+func starterSetUp{{.Kind}}(t *testing.T, env *testenv.Env, r *{{.Kind}}Reconciler) client.Client {
+	t.Helper()
+	skip := true // the tests set up several reconcilers of one controller name
+	mgr, err := ctrl.NewManager(env.Config, ctrl.Options{
+		Scheme: env.Scheme,
+		// testenv's mapper: its in-process server serves no discovery of
+		// the built-in kinds
+		MapperProvider: func(*rest.Config, *http.Client) (apimeta.RESTMapper, error) { return env.Mapper, nil },
+		Controller:     config.Controller{SkipNameValidation: &skip},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &starterManager{Manager: mgr}
+	if err := r.SetupWithManager({{.SetupArgs}}); err != nil {
+		t.Fatalf("SetupWithManager: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- mgr.GetCache().Start(t.Context()) }()
+	t.Cleanup(func() {
+		if err := <-done; err != nil {
+			t.Errorf("the manager's cache: %v", err)
+		}
+	})
+	if !mgr.GetCache().WaitForCacheSync(t.Context()) {
+		t.Fatal("the manager's cache did not sync")
+	}
+	return &starterIndexedClient{Client: env.Client, indexed: mgr.GetCache(), fields: m.fields}
+}
+
+// starterManager is the manager the test's SetupWithManager is given: it
+// records the fields indexed on its cache, through GetFieldIndexer or
+// GetCache.
+type starterManager struct {
+	ctrl.Manager
+	fields []string
+}
+
+func (m *starterManager) GetFieldIndexer() client.FieldIndexer {
+	return starterIndexer{FieldIndexer: m.Manager.GetFieldIndexer(), m: m}
+}
+
+func (m *starterManager) GetCache() cache.Cache {
+	c := m.Manager.GetCache()
+	return starterCache{Cache: c, indexer: starterIndexer{FieldIndexer: c, m: m}}
+}
+
+type starterIndexer struct {
+	client.FieldIndexer
+	m *starterManager
+}
+
+func (i starterIndexer) IndexField(ctx context.Context, obj client.Object, field string, extract client.IndexerFunc) error {
+	i.m.fields = append(i.m.fields, field)
+	return i.FieldIndexer.IndexField(ctx, obj, field, extract)
+}
+
+type starterCache struct {
+	cache.Cache
+	indexer starterIndexer
+}
+
+func (c starterCache) IndexField(ctx context.Context, obj client.Object, field string, extract client.IndexerFunc) error {
+	return c.indexer.IndexField(ctx, obj, field, extract)
+}
+
+// starterIndexedClient is a client whose List, given a field selector
+// naming a field the manager's cache indexes, reads from that cache.
+type starterIndexedClient struct {
+	client.Client
+	indexed client.Reader
+	fields  []string
+}
+
+func (c *starterIndexedClient) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	if lo := (&client.ListOptions{}).ApplyOptions(opts); lo.FieldSelector != nil {
+		for _, req := range lo.FieldSelector.Requirements() {
+			if slices.Contains(c.fields, req.Field) {
+				return c.indexed.List(ctx, list, opts...)
+			}
+		}
+	}
+	return c.Client.List(ctx, list, opts...)
+}
+`))

@@ -248,7 +248,7 @@ func (k starterKind) render() (string, error) {
 // reconciles of one object at once, met at a barrier after their first
 // read, where no status write may store over a state its reconcile had
 // not read (a decision made on a read another write had acted on). It is
-// judged on the server's answers: the resourceVersion each reconcile last
-// had (its Get, its List's item, its own write's answer) against the one
+// judged on the server's answers: the resourceVersions each reconcile had
+// (its Gets, its Lists' items, its own writes' answers) against the one
 // stored before its write, the writes of the object serialized; a write
 // that changes nothing stores nothing and is not one.

@@ -171,7 +171,10 @@ func TestStarterSpecNotes(t *testing.T) {
 // CRD: it passes. Before starterSpec it created a Gauge with an empty spec,
 // which the server refused (spec.sizeGiB: Invalid value: 0: ... greater
 // than or equal to 1, and the required fields missing), as it refused
-// Bucket's in issue 80.
+// Bucket's in issue 80. Its reconciler is starterSetupReconciler: the
+// test sets it up through SetupWithManager (r.Clock set, the List by an
+// indexed field served by the manager's cache), and passes; with a TODO
+// there instead, as init left it until this, Reconcile's r.Now() panicked.
 func TestStarterSpecOnTheServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds testenv's API server into a project's test binary")
@@ -179,7 +182,16 @@ func TestStarterSpecOnTheServer(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	gowork := starterServerModule(t, root, dir)
-	rel, content, _ := starterSpecProject(t, dir, nil)
+	starterSpecProject(t, dir, nil)
+	writeFile(t, filepath.Join(dir, "internal", "controller", "gauge_controller.go"), starterSetupReconciler)
+	proj, err := readProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, content, note, err := starterTest(dir, proj)
+	if err != nil || rel == "" || !strings.Contains(content, "starterSetUpGauge(t, env, r)") {
+		t.Fatalf("no starter test setting the reconciler up: %q, %v:\n%s", note, err, content)
+	}
 	writeFile(t, filepath.Join(dir, filepath.FromSlash(rel)), content)
 	run := exec.Command("go", "test", "-count=1", "-vet=off", "-ldflags=-w", "-run", "^TestGauge(ReconcilerOnTestenv|DecidesOnce)$", "./internal/controller/")
 	run.Dir, run.Env = dir, append(os.Environ(), "GOWORK="+gowork, "GOFLAGS=")
@@ -201,22 +213,56 @@ func TestStarterSpecNoAPIFolder(t *testing.T) {
 	}
 }
 
-// TestStarterSetupNeeds: what the reconciler's SetupWithManager sets on it
-// besides its Client (kubebuilder's CronJob tutorial: Clock, nil in the
-// test, where Reconcile's r.Now() panics) and the field index it
-// registers (a List with client.MatchingFields, which the API server the
-// test reads from refuses) is a note naming each line, as init leaves the
-// file (its wiring moves them), and a TODO where the test builds the
-// reconciler; a SetupWithManager that sets only Client is neither.
-func TestStarterSetupNeeds(t *testing.T) {
-	dir := t.TempDir()
-	starterSpecProject(t, dir, nil)
-	const setup = `
+// starterSetupReconciler is Gauge's reconciler as kubebuilder's CronJob
+// tutorial writes its own: SetupWithManager sets r.Clock (nil in a test that
+// builds the reconciler without it: Reconcile's r.Now() panics) and
+// registers a field index (an extractor setting a field in a literal is not
+// SetupWithManager's) that Reconcile's List reads with
+// client.MatchingFields, which the API server refuses; Reconcile writes the
+// count it listed to the status, under the lock (Status().Update).
+const starterSetupReconciler = `package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	plainv1 "example.com/goldens/api/v1"
+)
+
 type Clock interface{ Now() time.Time }
 
 type realClock struct{}
 
 func (realClock) Now() time.Time { return time.Now() }
+
+type GaugeReconciler struct {
+	client.Client
+	Scheme *runtime.Scheme
+	Clock
+	seen int
+}
+
+func (r *GaugeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	g := &plainv1.Gauge{}
+	if err := r.Get(ctx, req.NamespacedName, g); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if r.Now().IsZero() {
+		return ctrl.Result{}, errors.New("no time")
+	}
+	var same plainv1.GaugeList
+	if err := r.List(ctx, &same, client.InNamespace(req.Namespace), client.MatchingFields{"spec.mode": string(g.Spec.Mode)}); err != nil {
+		return ctrl.Result{}, err
+	}
+	g.Status.Phase = fmt.Sprintf("one of %d", len(same.Items))
+	return ctrl.Result{}, r.Status().Update(ctx, g)
+}
 
 func (r *GaugeReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.Client = mgr.GetClient()
@@ -225,34 +271,70 @@ func (r *GaugeReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &plainv1.Gauge{}, "spec.mode", func(o client.Object) []string {
 		r.seen++ // in the extractor: not SetupWithManager's
-		return nil
+		return []string{string(o.(*plainv1.Gauge).Spec.Mode)}
 	}); err != nil {
 		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).For(&plainv1.Gauge{}).Complete(r)
 }
 `
-	src := strings.Replace(starterSpecReconciler, "\"context\"\n", "\"context\"\n\t\"time\"\n", 1)
-	src = strings.Replace(src, "\tScheme *runtime.Scheme\n", "\tScheme *runtime.Scheme\n\tClock\n\tseen int\n", 1) + setup
+
+// TestStarterSetupNeeds: where the reconciler's SetupWithManager sets a
+// field on it besides its Client, or registers a field index
+// (starterSetupReconciler), each test builds its reconcilers through
+// starterSetUpGauge, which runs SetupWithManager on a manager of its own
+// and names each line (as init's wiring leaves the file, two lines lower),
+// and init notes nothing; a SetupWithManager that sets only Client is
+// neither. Until this, init left a TODO(user) and a note, and the test
+// failed on kubebuilder's CronJob tutorial (TestStarterSpecOnTheServer runs
+// it).
+func TestStarterSetupNeeds(t *testing.T) {
+	dir := t.TempDir()
+	starterSpecProject(t, dir, nil)
 	ctrlFile := filepath.Join(dir, "internal", "controller", "gauge_controller.go")
-	writeFile(t, ctrlFile, src)
+	writeFile(t, ctrlFile, starterSetupReconciler)
 	proj, err := readProject(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// As init's wiring leaves the file: two lines more above the method
-	// (34 and 36 on disk; the note names 36 and 38).
-	proj.wired = map[string]string{"internal/controller/gauge_controller.go": strings.Replace(src, "type Clock", "// wired\n// by init\ntype Clock", 1)}
+	// As init's wiring leaves the file: two lines more above the method.
+	proj.wired = map[string]string{"internal/controller/gauge_controller.go": strings.Replace(starterSetupReconciler, "type Clock", "// wired\n// by init\ntype Clock", 1)}
 	_, content, note, err := starterTest(dir, proj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "which sets r.Clock (internal/controller/gauge_controller.go:36), and registers a field index, which a List with client.MatchingFields reads from the manager's cache (internal/controller/gauge_controller.go:38): set the same in the test"
-	if !strings.Contains(note, want) {
-		t.Errorf("init's note does not say %q:\n%s", want, note)
+	for _, want := range []string{
+		"//   - sets r.Clock (internal/controller/gauge_controller.go:50)\n//   - registers a field index (internal/controller/gauge_controller.go:52)\n",
+		"reads := &starterGaugeClient{Client: starterSetUpGauge(t, env, r), key: key}",
+		"c := &starterGaugeClient{Client: starterSetUpGauge(t, env, r), key: key}",
+		"ref := &starterGaugeClient{Client: starterSetUpGauge(t, env, apart), key:",
+	} {
+		if !strings.Contains(content, want) {
+			t.Errorf("the starter test does not have %q:\n%s", want, content)
+		}
 	}
-	if n := strings.Count(content, "// TODO(user): SetupWithManager sets r.Clock"); n != 2 {
-		t.Errorf("the starter test has %d TODO lines for SetupWithManager, want 2 (one per test):\n%s", n, content)
+	if strings.Contains(note, "SetupWithManager") || strings.Contains(content, "TODO(user): SetupWithManager") {
+		t.Errorf("init noted SetupWithManager, or left a TODO for it: note %q", note)
+	}
+	// A SetupWithManager taking a context first is called with the test's;
+	// one taking what the test cannot give is a TODO and a note, as before.
+	for _, c := range []struct{ params, call, todo string }{
+		{"ctx context.Context, mgr ctrl.Manager", "r.SetupWithManager(t.Context(), m)", ""},
+		{"mgr ctrl.Manager, concurrency int", "", "TODO(user): SetupWithManager sets r.Clock (internal/controller/gauge_controller.go:48), and registers a field index (internal/controller/gauge_controller.go:50): set the same on r."},
+	} {
+		writeFile(t, ctrlFile, strings.Replace(starterSetupReconciler, "SetupWithManager(mgr ctrl.Manager)", "SetupWithManager("+c.params+")", 1))
+		if proj, err = readProject(dir); err != nil {
+			t.Fatal(err)
+		}
+		if _, content, note, err = starterTest(dir, proj); err != nil {
+			t.Fatal(err)
+		}
+		if c.call != "" && (!strings.Contains(content, c.call) || note != "") {
+			t.Errorf("SetupWithManager(%s): the test does not call %q, or init noted %q", c.params, c.call, note)
+		}
+		if c.todo != "" && (!strings.Contains(content, c.todo) || strings.Contains(content, "starterSetUp") || !strings.Contains(note, "takes parameters the starter test cannot give")) {
+			t.Errorf("SetupWithManager(%s): no TODO %q, or a set-up, or no note (%q):\n%s", c.params, c.todo, note, content)
+		}
 	}
 	writeFile(t, ctrlFile, strings.Replace(starterSpecReconciler, "\"context\"\n", "\"context\"\n\t\"time\"\n", 1)+`
 func (r *GaugeReconciler) SetupWithManager(mgr ctrl.Manager) error {
@@ -264,7 +346,7 @@ func (r *GaugeReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if proj, err = readProject(dir); err != nil {
 		t.Fatal(err)
 	}
-	if _, content, note, err = starterTest(dir, proj); err != nil || strings.Contains(note, "SetupWithManager") || strings.Contains(content, "TODO(user): SetupWithManager") {
-		t.Errorf("a SetupWithManager that sets only Client: note %q, err %v, TODO in the test: %v", note, err, strings.Contains(content, "TODO(user): SetupWithManager"))
+	if _, content, note, err = starterTest(dir, proj); err != nil || strings.Contains(note, "SetupWithManager") || strings.Contains(content, "starterSetUp") {
+		t.Errorf("a SetupWithManager that sets only Client: note %q, err %v, set up in the test: %v", note, err, strings.Contains(content, "starterSetUp"))
 	}
 }

@@ -199,10 +199,11 @@ type starterArrival struct {
 	n    int
 	once sync.Once
 	all  *sync.WaitGroup
-	// known is the resourceVersion of the key the reconcile last had from
-	// the server: its Get, an item of its List, the answer to its own
-	// write; "" before any (starterLedgerClient.mu guards it).
-	known string
+	// known are the resourceVersions of the key the reconcile had from the
+	// server, in the order had: its Gets, items of its Lists (one served by
+	// a cache may be older than a Get before it), the answers to its own
+	// writes; none before any (starterLedgerClient.mu guards it).
+	known []string
 }
 
 type starterArrivalKey struct{}
@@ -276,7 +277,7 @@ func (c *starterLedgerClient) had(ctx context.Context, rv string) {
 		return
 	}
 	c.mu.Lock()
-	a.known = rv
+	a.known = append(a.known, rv)
 	c.mu.Unlock()
 	a.arrive(true)
 }
@@ -319,7 +320,7 @@ func (c *starterLedgerClient) write(ctx context.Context, obj client.Object, what
 	defer c.mu.Unlock()
 	if what == "" || after == before {
 		if ok {
-			a.known = after
+			a.known = append(a.known, after)
 		}
 		return nil
 	}
@@ -333,15 +334,15 @@ func (c *starterLedgerClient) write(ctx context.Context, obj client.Object, what
 		c.unknown = append(c.unknown, fmt.Sprintf("Unknown: the status values a %s of %s changed: %v; not judged", what, c.key, err))
 	case !ok:
 		c.unknown = append(c.unknown, fmt.Sprintf("Unknown: a %s of %s stored resourceVersion %s over %s from a context that is not a reconcile's (not the ctx Reconcile was given?); not judged", what, c.key, after, before))
-	case a.known == "":
+	case len(a.known) == 0:
 		c.unknown = append(c.unknown, fmt.Sprintf("Unknown: reconcile %d's %s of %s stored resourceVersion %s over %s, and it read %s through no Get or List of this client; not judged", a.n, what, c.key, after, before, c.key))
-	case a.known != before && starterTimed(changes):
+	case !slices.Contains(a.known, before) && starterTimed(changes):
 		c.unknown = append(c.unknown, fmt.Sprintf("Unknown: reconcile %d's %s of %s stored resourceVersion %s over %s, a state it had not read, changing only values that differ only in time; not judged", a.n, what, c.key, after, before))
-	case a.known != before:
-		c.overwrote = append(c.overwrote, fmt.Sprintf("reconcile %d, which last read %s at resourceVersion %s, stored resourceVersion %s with a %s over %s, a state it had not read: it made its decision again on a read another write had acted on (a status write without the resourceVersion it read, a blind patch?)", a.n, c.key, a.known, after, what, before))
+	case !slices.Contains(a.known, before):
+		c.overwrote = append(c.overwrote, fmt.Sprintf("reconcile %d, which last read %s at resourceVersion %s, stored resourceVersion %s with a %s over %s, a state it had not read: it made its decision again on a read another write had acted on (a status write without the resourceVersion it read, a blind patch?)", a.n, c.key, a.known[len(a.known)-1], after, what, before))
 	}
 	if ok {
-		a.known = after
+		a.known = append(a.known, after)
 	}
 	return nil
 }
