@@ -176,8 +176,8 @@ func TestMigrateLifeValue(t *testing.T) {
 			}
 		}
 	}
-	if moved != 34 {
-		t.Errorf("%d writes moved onto a patcher, want 34", moved)
+	if moved != 44 {
+		t.Errorf("%d writes moved onto a patcher, want 44", moved)
 	}
 }
 

@@ -187,7 +187,10 @@ func (m *migration) planFetchWhy(get, check ast.Stmt) (f *fetchPlan, why string,
 	case !m.localUnaliased():
 		return nil, m.obj.Name() + " is a parameter, or aliased, and would not be the fetched object", nil
 	}
-	if !errNotNil(f.ifStmt.Cond, id.Name) {
+	if why := identityKept(m, get); why != "" {
+		return nil, why, nil
+	}
+	if !isNotNil(m.pass, f.ifStmt.Cond, identOf(m.pass, id)) {
 		// if err := c.Get(...); client.IgnoreNotFound(err) != nil: a
 		// NotFound goes on, where a Fetch leaves the patcher nil (s117).
 		return nil, "its error check is not " + id.Name + " != nil, and a failed Fetch would leave the patcher nil where the code goes on", nil
@@ -219,8 +222,8 @@ func (m *migration) planFetchWhy(get, check ast.Stmt) (f *fetchPlan, why string,
 			// block shadows it, which only a bare return would notice.
 			f.define = scope.Lookup(id.Name) == nil && !m.reads().bareReturnAfter(get)
 		}
-		if why := ""; !f.define {
-			if why = f.planRename(m, errVar); why != "" {
+		if !f.define {
+			if why := f.planRename(m, errVar); why != "" {
 				return nil, why, nil
 			}
 		}
