@@ -259,7 +259,7 @@ func (m bytesApply) marshalUses(data *types.Var, as *ast.AssignStmt, rest []ast.
 	if len(rest) > 0 {
 		check, _ = rest[0].(*ast.IfStmt)
 	}
-	if check == nil || check.Init != nil || check.Else != nil || !m.errNotNil(check.Cond, errV) || !returnsOnly(check.Body.List) {
+	if check == nil || check.Init != nil || check.Else != nil || !isNotNil(m.pass, check.Cond, errV) || !returnsOnly(check.Body.List) {
 		return fmt.Sprintf("the marshal at %s is not followed by if %s != nil { ...; return }, which -fix drops with it", m.where(as.Pos()), errID.Name)
 	}
 	for c := range m.usesOf(fn, errV, fn.Pos(), fn.End()) {
@@ -269,17 +269,6 @@ func (m bytesApply) marshalUses(data *types.Var, as *ast.AssignStmt, rest []ast.
 	}
 	mr.check = check
 	return ""
-}
-
-// errNotNil reports whether cond is err != nil.
-func (m bytesApply) errNotNil(cond ast.Expr, err *types.Var) bool {
-	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || b.Op != token.NEQ {
-		return false
-	}
-	x, _ := ast.Unparen(b.X).(*ast.Ident)
-	y, _ := ast.Unparen(b.Y).(*ast.Ident)
-	return x != nil && y != nil && m.pass.TypesInfo.Uses[x] == err && m.pass.TypesInfo.Uses[y] == types.Universe.Lookup("nil")
 }
 
 // onlyImportUse returns the import of call's package (json.Marshal) when

@@ -3,7 +3,6 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -105,9 +104,10 @@ func freshErrName(m *migration, f *fetchPlan) string {
 }
 
 // renameEdits rename the uses of the if's error variable in its
-// condition and branch (its declaration goes with the Get's text).
+// condition and branch (its declaration goes with the Get's text; a
+// dropped Fetch, dropEdits, renames nothing).
 func (f *fetchPlan) renameEdits(m *migration) []analysis.TextEdit {
-	if f.renamed == nil || f.drop {
+	if f.renamed == nil {
 		return nil
 	}
 	var out []analysis.TextEdit
@@ -116,19 +116,4 @@ func (f *fetchPlan) renameEdits(m *migration) []analysis.TextEdit {
 		out = append(out, analysis.TextEdit{Pos: id.Pos(), End: id.End(), NewText: []byte(f.errName)})
 	}
 	return out
-}
-
-// errNotNil reports whether cond is name != nil (or nil != name).
-func errNotNil(cond ast.Expr, name string) bool {
-	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || b.Op != token.NEQ {
-		return false
-	}
-	x, y := ast.Unparen(b.X), ast.Unparen(b.Y)
-	return isIdent(x, name) && isIdent(y, "nil") || isIdent(y, name) && isIdent(x, "nil")
-}
-
-func isIdent(e ast.Expr, name string) bool {
-	id, ok := e.(*ast.Ident)
-	return ok && id.Name == name
 }

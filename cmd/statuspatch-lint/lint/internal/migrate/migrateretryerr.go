@@ -92,7 +92,7 @@ func (e errPath) fixed() bool {
 // isNotNil reports whether cond is `v != nil`.
 func isNotNil(pass *analysis.Pass, cond ast.Expr, v *types.Var) bool {
 	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	return ok && b.Op == token.NEQ && isNil(b.Y) && identOf(pass, b.X) == v
+	return ok && b.Op == token.NEQ && v != nil && (isNil(b.Y) && identOf(pass, b.X) == v || isNil(b.X) && identOf(pass, b.Y) == v)
 }
 
 // fixedValue reports whether e is the same value wherever it is
