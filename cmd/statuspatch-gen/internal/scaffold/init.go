@@ -270,6 +270,16 @@ func planLayout(dir, version string, fl layoutFlags) ([]fileEdit, []string, erro
 		return nil, nil, err
 	}
 	notes = append(notes, makeNotes...)
+	// The reconcilers' wiring first: the notes name lines as init leaves
+	// the files (proj.wired), the calls on built-in kinds' too.
+	mgrEdits, mgrNotes, err := managerEdits(dir, proj)
+	if err != nil {
+		return nil, nil, err
+	}
+	proj.wired = map[string]string{}
+	for _, e := range mgrEdits {
+		proj.wired[e.path] = e.new
+	}
 	suiteEdits, suiteNotes, newMakefile, err := planTestServer(dir, proj, newMakefile)
 	if err != nil {
 		return nil, nil, err
@@ -293,16 +303,8 @@ func planLayout(dir, version string, fl layoutFlags) ([]fileEdit, []string, erro
 		}
 	}
 
-	mgrEdits, mgrNotes, err := managerEdits(dir, proj)
-	if err != nil {
-		return nil, nil, err
-	}
 	edits, notes = append(edits, mgrEdits...), append(notes, mgrNotes...)
 
-	proj.wired = map[string]string{}
-	for _, e := range mgrEdits {
-		proj.wired[e.path] = e.new
-	}
 	path, content, note, err := starterTest(dir, proj)
 	if err != nil {
 		return nil, nil, err

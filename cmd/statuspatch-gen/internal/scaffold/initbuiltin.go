@@ -63,6 +63,34 @@ func (u builtinUse) String() string {
 	return fmt.Sprintf("%s: %s of %s may reach the server with a built-in kind: %s", u.pos, u.call, u.obj, u.may)
 }
 
+// rewired is uses with the lines of each file in wired (init's text of
+// it, project-relative path to content) as init leaves that file: the
+// calls were found on the files as they were, before init wired the
+// reconcilers, whose lines move.
+func rewired(dir string, uses []builtinUse, wired map[string]string) []builtinUse {
+	maps := map[string]func(int) int{}
+	out := slices.Clone(uses)
+	for i, u := range out {
+		file, line, ok := strings.Cut(u.pos, ":")
+		text, isWired := wired[file]
+		n, err := strconv.Atoi(line)
+		if !ok || !isWired || err != nil {
+			continue
+		}
+		m, ok := maps[file]
+		if !ok {
+			old, err := readText(dir, file)
+			if err != nil {
+				continue
+			}
+			m = lineMap(old, text)
+			maps[file] = m
+		}
+		out[i].pos = file + ":" + strconv.Itoa(m(n))
+	}
+	return out
+}
+
 // builtinList says the first three uses, and how many more.
 func builtinList(uses []builtinUse) string {
 	var b strings.Builder

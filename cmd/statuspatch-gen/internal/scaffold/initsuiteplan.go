@@ -24,6 +24,7 @@ func planTestServer(dir string, p *kbProject, makefile string) ([]fileEdit, []st
 	if p.builtins, err = builtinKindUses(dir, module); err != nil {
 		return nil, nil, "", err
 	}
+	p.builtins = rewired(dir, p.builtins, p.wired)
 	edits, notes, onTestenv, err := planSuites(dir, p)
 	if err != nil || !onTestenv || !strings.Contains(makefile, "STATUSPATCH_ENVTEST_USE") {
 		// (a Makefile whose setup-envtest lines init left as they are

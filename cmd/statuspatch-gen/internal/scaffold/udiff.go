@@ -123,3 +123,22 @@ func splitLines(s string) []string {
 	}
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
+
+// lineMap maps a 1-based line of old to the line it is in new: a kept
+// line to where it went, a removed one to the line that took its place.
+func lineMap(old, new string) func(int) int {
+	at := map[int]int{}
+	for _, op := range diffOps(splitLines(old), splitLines(new)) {
+		if op.kind != '+' {
+			if _, ok := at[op.a+1]; !ok {
+				at[op.a+1] = op.b + 1
+			}
+		}
+	}
+	return func(line int) int {
+		if l, ok := at[line]; ok {
+			return l
+		}
+		return line
+	}
+}

@@ -3,7 +3,7 @@ package controller
 // Written by statuspatch-gen init as a starting point; it is yours to edit
 // (init does not write it again). It runs the reconciler against a real API
 // server with the built-in kinds, which the code make test compiles uses
-// (internal/controller/order_controller.go:44: Create of a corev1.ConfigMap (k8s.io/api/core/v1)):
+// (internal/controller/order_controller.go:45: Create of a corev1.ConfigMap (k8s.io/api/core/v1)):
 // testenv.WithFullAPI(), kube-apiserver (from KUBEBUILDER_ASSETS, which make
 // test exports, or testenv-assets' cache) on an in-process etcd, with the
 // CRDs make manifests writes, then reads the
