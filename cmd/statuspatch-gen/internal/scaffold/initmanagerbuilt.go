@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,6 +51,19 @@ type builtSite struct {
 	mgr      string // the manager in mgr.GetClient(): in val, else "mgr"
 	from, to int    // val's offsets in the file's text (builtManager)
 	patcher  bool   // the file can import the runtime's patcher as patcher
+	// fields are the literal's other keyed fields (not Client, Scheme or
+	// the client's holder), for the starter test (builtFields)
+	fields []builtField
+}
+
+// builtField is a field a builder of the reconciler sets besides its
+// client: Recorder: mgr.GetEventRecorder("memcached-controller").
+type builtField struct {
+	name, at string
+	// call: the value is a call of a method of the manager with literal
+	// arguments, as text after "mgr." (GetEventRecorder("memcached-
+	// controller")), which the starter test makes on its own manager
+	call string
 }
 
 // builtSites lists the places the module's non-test Go files build
@@ -140,10 +154,37 @@ func fileSites(rel, src string, local bool, ctrlPath, typeName string, via []str
 			s.from, s.to = fset.Position(val.Pos()).Offset, fset.Position(val.End()).Offset
 			s.how = classify(val, opaque, &s.mgr)
 		}
+		s.fields = litFields(fset, rel, lit, via, s.mgr)
 		sites = append(sites, s)
 		return true
 	})
 	return sites
+}
+
+// litFields are lit's keyed fields other than Client, Scheme and the
+// client's holder (via[0]); mgr names the manager.
+func litFields(fset *token.FileSet, rel string, lit *ast.CompositeLit, via []string, mgr string) []builtField {
+	var out []builtField
+	for _, e := range lit.Elts {
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
+			continue // a literal without keys: its fields are not named
+		}
+		key, _ := kv.Key.(*ast.Ident)
+		if key == nil || key.Name == "Client" || key.Name == "Scheme" || len(via) > 0 && key.Name == via[0] {
+			continue
+		}
+		f := builtField{name: key.Name, at: fmt.Sprintf("%s:%d", rel, fset.Position(kv.Pos()).Line)}
+		if call, ok := kv.Value.(*ast.CallExpr); ok && !call.Ellipsis.IsValid() {
+			sel, _ := call.Fun.(*ast.SelectorExpr)
+			literal := func(a ast.Expr) bool { _, ok := a.(*ast.BasicLit); return ok }
+			if x, ok := sel.X.(*ast.Ident); sel != nil && ok && x.Name == mgr && !slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return !literal(a) }) {
+				f.call = strings.TrimPrefix(types.ExprString(call), mgr+".")
+			}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // classify is what val, a builder's client, is (mgr: the manager it

@@ -197,6 +197,11 @@ type starterKind struct {
 	Setup     []string
 	SetupArgs string
 	SetupTODO string
+	// Built: the fields the reconciler's builder (cmd/main.go) sets from
+	// the manager, which starterSetUp<Kind> sets from its own; BuiltTODO:
+	// the others, "file:line sets Name", for a TODO
+	Built     []starterField
+	BuiltTODO string
 }
 
 // starterTest returns the starter test's path and text for the project's
@@ -260,12 +265,30 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 		return "", "", "", err
 	}
 	rel = path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go")
+	built, err := builtFields(dir, p, ctrlDir, r.Kind+"Reconciler")
+	if err != nil {
+		return "", "", "", err
+	}
+	var todo []string
+	for _, f := range built {
+		switch {
+		case f.call != "" && args != "":
+			k.Built = append(k.Built, starterField{Name: f.name, Call: f.call})
+			needs = append(needs, fmt.Sprintf("%s builds it with %s: mgr.%s, which the test sets from its manager", f.at, f.name, f.call))
+		default:
+			todo = append(todo, f.at+" sets "+f.name)
+		}
+	}
 	switch {
 	case len(needs) > 0 && args != "":
 		k.Setup, k.SetupArgs = needs, args
 	case len(needs) > 0:
 		k.SetupTODO = strings.Join(needs, ", and ")
 		specNotes = append(specNotes, setupNote(r.Kind, rel, needs))
+	}
+	if len(todo) > 0 {
+		k.BuiltTODO = strings.Join(todo, ", ")
+		specNotes = append(specNotes, fmt.Sprintf("statuspatch-gen init: %s: %s, which the starter test does not set on %sReconciler: set the same where the test builds it (a TODO(user) there)", rel, k.BuiltTODO, r.Kind))
 	}
 	if r.API.Namespaced {
 		k.Namespace = "default"

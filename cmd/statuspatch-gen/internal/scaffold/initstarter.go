@@ -142,7 +142,10 @@ func Test{{.Kind}}ReconcilerOnTestenv(t *testing.T) {
 	ctx := t.Context()
 	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
 {{- if .SetupTODO}}
-	// TODO(user): SetupWithManager {{.SetupTODO}}: set the same on r.
+	// TODO(user): {{.SetupTODO}}: set the same on r.
+{{- end}}
+{{- if .BuiltTODO}}
+	// TODO(user): {{.BuiltTODO}} on the reconciler: set the same on r.
 {{- end}}
 {{- if and .HasStatus .Setup}}
 	r := &{{.Kind}}Reconciler{Client: env.Client{{if .HasScheme}}, Scheme: scheme{{end}}}

@@ -9,6 +9,9 @@ var _ = template.Must(starterTemplate.New("decides").Parse(`
 func Test{{.Kind}}DecidesOnce(t *testing.T) {
 	env, {{if .HasScheme}}scheme, {{end}}obj := startStarter{{.Kind}}(t, "starter-twice")
 	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
+{{- if .BuiltTODO}}
+	// TODO(user): {{.BuiltTODO}} on the reconciler: set the same on the reconcilers below.
+{{- end}}
 {{- if .Setup}}
 	r := &{{.Kind}}Reconciler{Client: env.Client{{if .HasScheme}}, Scheme: scheme{{end}}}
 	c := &starter{{.Kind}}Client{Client: starterSetUp{{.Kind}}(t, env, r), key: key}
@@ -18,7 +21,7 @@ func Test{{.Kind}}DecidesOnce(t *testing.T) {
 {{- else}}
 	c := &starter{{.Kind}}Client{Client: env.Client, key: key}
 {{- if .SetupTODO}}
-	// TODO(user): SetupWithManager {{.SetupTODO}}: set the same on the reconcilers below.
+	// TODO(user): {{.SetupTODO}}: set the same on the reconcilers below.
 {{- end}}
 	const n = 2
 	starterReconcile{{.Kind}}(t, &{{.Kind}}Reconciler{Client: c{{if .HasScheme}}, Scheme: scheme{{end}}}, key, n, true)

@@ -5,9 +5,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/template"
 )
@@ -57,6 +59,7 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []strin
 			}
 			self := fd.Recv.List[0].Names[0].Name
 			args = setupArgs(fd.Type)
+			mgr := managerParam(fd.Type)
 			where := func(p token.Pos) string { return fmt.Sprintf("%s:%d", path.Join(ctrlDir, n), fset.Position(p).Line) }
 			ast.Inspect(fd.Body, func(x ast.Node) bool {
 				switch x := x.(type) {
@@ -65,12 +68,20 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []strin
 				case *ast.AssignStmt:
 					for _, l := range x.Lhs {
 						if sel, ok := l.(*ast.SelectorExpr); ok && isIdent(sel.X, self) && sel.Sel.Name != "Client" {
-							out = append(out, fmt.Sprintf("sets %s.%s (%s)", self, sel.Sel.Name, where(x.Pos())))
+							out = append(out, fmt.Sprintf("SetupWithManager sets %s.%s (%s)", self, sel.Sel.Name, where(x.Pos())))
 						}
 					}
 				case *ast.CallExpr:
-					if sel, ok := x.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "IndexField" {
-						out = append(out, fmt.Sprintf("registers a field index (%s)", where(x.Pos())))
+					sel, _ := x.Fun.(*ast.SelectorExpr)
+					switch {
+					case sel != nil && sel.Sel.Name == "IndexField":
+						out = append(out, fmt.Sprintf("SetupWithManager registers a field index (%s)", where(x.Pos())))
+					case sel != nil && isIdent(sel.X, self):
+						// r.setDefaults(): what it sets is not read here
+						out = append(out, fmt.Sprintf("SetupWithManager calls %s.%s, which may set more on %s (%s)", self, sel.Sel.Name, self, where(x.Pos())))
+					case mgr != "" && !builderCall(x) && slices.ContainsFunc(x.Args, func(a ast.Expr) bool { return mentions(a, mgr) }):
+						// indexJobOwner(ctx, mgr.GetFieldIndexer())
+						out = append(out, fmt.Sprintf("SetupWithManager gives the manager to %s (%s)", types.ExprString(x.Fun), where(x.Pos())))
 					}
 				}
 				return true
@@ -78,6 +89,45 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []strin
 		}
 	}
 	return out, args, nil
+}
+
+// managerParam is the name of ft's parameter of a type named Manager
+// (ctrl.Manager, manager.Manager); "" for none.
+func managerParam(ft *ast.FuncType) string {
+	for _, f := range ft.Params.List {
+		if sel, ok := f.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "Manager" && len(f.Names) == 1 {
+			return f.Names[0].Name
+		}
+	}
+	return ""
+}
+
+// builderCall reports whether call starts a controller or webhook
+// builder on the manager (ctrl.NewControllerManagedBy(mgr)), or wraps its
+// client (patcher.ForManager, init's wiring): nothing it does needs the
+// reconciler set up before Reconcile.
+func builderCall(call *ast.CallExpr) bool {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	switch sel.Sel.Name {
+	case "NewControllerManagedBy", "ControllerManagedBy", "NewWebhookManagedBy", "WebhookManagedBy", "ForManager":
+		return true
+	}
+	return false
+}
+
+// mentions reports whether e names the identifier name.
+func mentions(e ast.Expr, name string) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // setupArgs is what the test passes a SetupWithManager of type ft: "m" for
@@ -112,6 +162,25 @@ func isIdent(e ast.Expr, name string) bool {
 	return ok && id.Name == name
 }
 
+// starterField is a field the starter test sets on its reconciler as
+// the project's builder does: r.Name = m.Call.
+type starterField struct{ Name, Call string }
+
+// builtFields are the fields the first place the module builds typeName
+// (a reconciler of the package at ctrlDir) sets besides its client and
+// scheme (builtSites), in the files as init leaves them.
+func builtFields(dir string, p *kbProject, ctrlDir, typeName string) ([]builtField, error) {
+	texts := newSourceTexts(dir)
+	for rel, text := range p.wired {
+		texts.set(rel, text)
+	}
+	sites, err := builtSites(texts, p.Repo, ctrlDir, typeName, nil)
+	if err != nil || len(sites) == 0 {
+		return nil, err
+	}
+	return sites[0].fields, nil
+}
+
 // setupNote is init's note where the test cannot run SetupWithManager
 // (setupArgs: its parameters are not a manager, or a context and one).
 func setupNote(kind, test string, needs []string) string {
@@ -123,7 +192,7 @@ func setupNote(kind, test string, needs []string) string {
 var _ = template.Must(starterTemplate.New("setup").Parse(`
 // starterSetUp{{.Kind}} runs r.SetupWithManager, as cmd/main.go does, on a
 // manager of its own that is never started: its controller never runs (the
-// test calls Reconcile). There, as statuspatch-gen init read it, it
+// test calls Reconcile). What statuspatch-gen init found to need it:
 {{- range .Setup}}
 //   - {{.}}
 {{- end}}
@@ -146,8 +215,14 @@ func starterSetUp{{.Kind}}(t *testing.T, env *testenv.Env, r *{{.Kind}}Reconcile
 		t.Fatal(err)
 	}
 	m := &starterManager{Manager: mgr}
+{{- range .Built}}
+	r.{{.Name}} = m.{{.Call}}
+{{- end}}
 	if err := r.SetupWithManager({{.SetupArgs}}); err != nil {
-		t.Fatalf("SetupWithManager: %v", err)
+		// It runs once for each reconciler the tests build, in one process
+		// with the package's other tests (a suite's manager too): what it
+		// may do once only (register a metric) fails the second time.
+		t.Fatalf("SetupWithManager, run by the starter test on a manager of its own: %v", err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- mgr.GetCache().Start(t.Context()) }()

@@ -184,6 +184,7 @@ func TestStarterSpecOnTheServer(t *testing.T) {
 	gowork := starterServerModule(t, root, dir)
 	starterSpecProject(t, dir, nil)
 	writeFile(t, filepath.Join(dir, "internal", "controller", "gauge_controller.go"), starterSetupReconciler)
+	writeFile(t, filepath.Join(dir, "cmd", "main.go"), starterSetupMain)
 	proj, err := readProject(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +220,9 @@ func TestStarterSpecNoAPIFolder(t *testing.T) {
 // registers a field index (an extractor setting a field in a literal is not
 // SetupWithManager's) that Reconcile's List reads with
 // client.MatchingFields, which the API server refuses; Reconcile writes the
-// count it listed to the status, under the lock (Status().Update).
+// count it listed to the status, under the lock (Status().Update), and
+// records an event through r.Recorder, which starterSetupMain sets (nil in
+// a test that does not: a panic).
 const starterSetupReconciler = `package controller
 
 import (
@@ -229,6 +232,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -243,7 +247,8 @@ func (realClock) Now() time.Time { return time.Now() }
 
 type GaugeReconciler struct {
 	client.Client
-	Scheme *runtime.Scheme
+	Scheme   *runtime.Scheme
+	Recorder record.EventRecorder
 	Clock
 	seen int
 }
@@ -261,6 +266,7 @@ func (r *GaugeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, err
 	}
 	g.Status.Phase = fmt.Sprintf("one of %d", len(same.Items))
+	r.Recorder.Event(g, "Normal", "Counted", g.Status.Phase)
 	return ctrl.Result{}, r.Status().Update(ctx, g)
 }
 
@@ -279,6 +285,27 @@ func (r *GaugeReconciler) SetupWithManager(mgr ctrl.Manager) error {
 }
 `
 
+// starterSetupMain is the Gauge project's cmd/main.go, as kubebuilder's
+// deploy-image plugin writes one: it builds the reconciler with a
+// Recorder from the manager, and with a field init cannot make (Limit).
+const starterSetupMain = `package main
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"example.com/goldens/internal/controller"
+)
+
+func main() {
+	mgr, _ := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{})
+	_ = (&controller.GaugeReconciler{
+		Client:   mgr.GetClient(),
+		Scheme:   mgr.GetScheme(),
+		Recorder: mgr.GetEventRecorderFor("gauge"),
+	}).SetupWithManager(mgr)
+}
+`
+
 // TestStarterSetupNeeds: where the reconciler's SetupWithManager sets a
 // field on it besides its Client, or registers a field index
 // (starterSetupReconciler), each test builds its reconcilers through
@@ -293,6 +320,7 @@ func TestStarterSetupNeeds(t *testing.T) {
 	starterSpecProject(t, dir, nil)
 	ctrlFile := filepath.Join(dir, "internal", "controller", "gauge_controller.go")
 	writeFile(t, ctrlFile, starterSetupReconciler)
+	writeFile(t, filepath.Join(dir, "cmd", "main.go"), strings.Replace(starterSetupMain, "\t}).SetupWithManager", "\t\tLimit:    limit,\n\t}).SetupWithManager", 1))
 	proj, err := readProject(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +332,10 @@ func TestStarterSetupNeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"//   - sets r.Clock (internal/controller/gauge_controller.go:50)\n//   - registers a field index (internal/controller/gauge_controller.go:52)\n",
+		"//   - SetupWithManager sets r.Clock (internal/controller/gauge_controller.go:53)\n//   - SetupWithManager registers a field index (internal/controller/gauge_controller.go:55)\n",
+		"//   - cmd/main.go:14 builds it with Recorder: mgr.GetEventRecorderFor(\"gauge\"), which the test sets from its manager\n",
+		"\tr.Recorder = m.GetEventRecorderFor(\"gauge\")\n\tif err := r.SetupWithManager(m); err != nil {",
+		"// TODO(user): cmd/main.go:15 sets Limit on the reconciler: set the same on r.",
 		"reads := &starterGaugeClient{Client: starterSetUpGauge(t, env, r), key: key}",
 		"c := &starterGaugeClient{Client: starterSetUpGauge(t, env, r), key: key}",
 		"ref := &starterGaugeClient{Client: starterSetUpGauge(t, env, apart), key:",
@@ -313,14 +344,15 @@ func TestStarterSetupNeeds(t *testing.T) {
 			t.Errorf("the starter test does not have %q:\n%s", want, content)
 		}
 	}
-	if strings.Contains(note, "SetupWithManager") || strings.Contains(content, "TODO(user): SetupWithManager") {
-		t.Errorf("init noted SetupWithManager, or left a TODO for it: note %q", note)
+	if strings.Contains(note, "SetupWithManager") || strings.Contains(content, "TODO(user): SetupWithManager") || !strings.Contains(note, "cmd/main.go:15 sets Limit, which the starter test does not set") {
+		t.Errorf("init noted SetupWithManager, or left a TODO for it, or did not note Limit: note %q", note)
 	}
+	writeFile(t, filepath.Join(dir, "cmd", "main.go"), starterSetupMain)
 	// A SetupWithManager taking a context first is called with the test's;
 	// one taking what the test cannot give is a TODO and a note, as before.
 	for _, c := range []struct{ params, call, todo string }{
 		{"ctx context.Context, mgr ctrl.Manager", "r.SetupWithManager(t.Context(), m)", ""},
-		{"mgr ctrl.Manager, concurrency int", "", "TODO(user): SetupWithManager sets r.Clock (internal/controller/gauge_controller.go:48), and registers a field index (internal/controller/gauge_controller.go:50): set the same on r."},
+		{"mgr ctrl.Manager, concurrency int", "", "TODO(user): SetupWithManager sets r.Clock (internal/controller/gauge_controller.go:51), and SetupWithManager registers a field index (internal/controller/gauge_controller.go:53): set the same on r."},
 	} {
 		writeFile(t, ctrlFile, strings.Replace(starterSetupReconciler, "SetupWithManager(mgr ctrl.Manager)", "SetupWithManager("+c.params+")", 1))
 		if proj, err = readProject(dir); err != nil {
@@ -336,9 +368,43 @@ func TestStarterSetupNeeds(t *testing.T) {
 			t.Errorf("SetupWithManager(%s): no TODO %q, or a set-up, or no note (%q):\n%s", c.params, c.todo, note, content)
 		}
 	}
+	// What SetupWithManager hands on: a method of the reconciler, a
+	// function given the manager (the builder's chain and
+	// patcher.ForManager are not counted).
+	helpers := strings.Replace(starterSetupReconciler, `	if r.Clock == nil {
+		r.Clock = realClock{}
+	}
+	if err := mgr.GetFieldIndexer().IndexField(`, `	r.setDefaults()
+	if err := indexMode(mgr.GetFieldIndexer(), func(o client.Object) []string {
+		return []string{string(o.(*plainv1.Gauge).Spec.Mode)}
+	}); err != nil {
+		return err
+	}
+	if err := mgr.GetFieldIndexer().IndexField(`, 1) + `
+func (r *GaugeReconciler) setDefaults() { r.Clock = realClock{} }
+
+func indexMode(fi client.FieldIndexer, f client.IndexerFunc) error {
+	return fi.IndexField(context.Background(), &plainv1.Gauge{}, "spec.mode", f)
+}
+`
+	writeFile(t, ctrlFile, helpers)
+	if proj, err = readProject(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, content, _, err = starterTest(dir, proj); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"//   - SetupWithManager calls r.setDefaults, which may set more on r (internal/controller/gauge_controller.go:50)", "//   - SetupWithManager gives the manager to indexMode (internal/controller/gauge_controller.go:51)"} {
+		if !strings.Contains(content, want) {
+			t.Errorf("the starter test does not say %q", want)
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, "cmd", "main.go")); err != nil {
+		t.Fatal(err)
+	}
 	writeFile(t, ctrlFile, strings.Replace(starterSpecReconciler, "\"context\"\n", "\"context\"\n\t\"time\"\n", 1)+`
 func (r *GaugeReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	r.Client = mgr.GetClient()
+	r.Client = patcher.ForManager(mgr)
 	_ = time.Now
 	return ctrl.NewControllerManagedBy(mgr).For(&plainv1.Gauge{}).Complete(r)
 }
