@@ -202,6 +202,9 @@ type starterKind struct {
 	// the others, "file:line sets Name", for a TODO
 	Built     []starterField
 	BuiltTODO string
+	// Indexes: the functions of the package registering a field index
+	// outside SetupWithManager, which starterSetUp<Kind> calls first
+	Indexes []starterIndex
 }
 
 // starterTest returns the starter test's path and text for the project's
@@ -260,9 +263,14 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 	}
 	k.ModImports = slices.DeleteFunc(slices.Clone(k.SpecImports), func(i specImport) bool { return p.Repo == "" || !strings.HasPrefix(i.Path, p.Repo+"/") })
 	k.SpecImports = slices.DeleteFunc(k.SpecImports, func(i specImport) bool { return slices.Contains(k.ModImports, i) })
-	needs, args, err := setupNeeds(dir, ctrlDir, r.Kind+"Reconciler", p.wired)
+	needs, args, indexes, err := setupNeeds(dir, ctrlDir, r.Kind+"Reconciler", p.wired)
 	if err != nil {
 		return "", "", "", err
+	}
+	if args != "" {
+		for _, ix := range indexes {
+			k.Indexes = append(k.Indexes, starterIndex{Name: ix.name, Args: ix.args, Errs: ix.errs})
+		}
 	}
 	rel = path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go")
 	built, err := builtFields(dir, p, ctrlDir, r.Kind+"Reconciler")

@@ -32,12 +32,13 @@ import (
 // with, its manager m ("m", or "t.Context(), m" for one taking a context
 // first); "" when its parameters are others, which the test cannot give.
 // A file in wired is read as init leaves it.
-func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []string, args string, err error) {
+func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []string, args string, indexes []indexFunc, err error) {
 	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(ctrlDir)))
 	if err != nil {
-		return nil, "", fmt.Errorf("statuspatch-gen init: %w", err)
+		return nil, "", nil, fmt.Errorf("statuspatch-gen init: %w", err)
 	}
 	fset := token.NewFileSet()
+	called := map[string]bool{} // the functions SetupWithManager calls
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
@@ -49,10 +50,15 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []strin
 		}
 		f, err := parser.ParseFile(fset, filepath.Join(dir, filepath.FromSlash(ctrlDir), n), src, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, "", fmt.Errorf("statuspatch-gen init: %w", err)
+			return nil, "", nil, fmt.Errorf("statuspatch-gen init: %w", err)
 		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
+			if ix, ok := indexFuncOf(fd); ok {
+				ix.at = fmt.Sprintf("%s:%d", path.Join(ctrlDir, n), fset.Position(fd.Pos()).Line)
+				indexes = append(indexes, ix)
+				continue
+			}
 			if !ok || fd.Name.Name != "SetupWithManager" || fd.Body == nil || fd.Recv == nil || len(fd.Recv.List) != 1 ||
 				typeName(fd.Recv.List[0].Type) != recv || len(fd.Recv.List[0].Names) != 1 {
 				continue
@@ -72,6 +78,9 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []strin
 						}
 					}
 				case *ast.CallExpr:
+					if id, ok := x.Fun.(*ast.Ident); ok {
+						called[id.Name] = true
+					}
 					sel, _ := x.Fun.(*ast.SelectorExpr)
 					switch {
 					case sel != nil && sel.Sel.Name == "IndexField":
@@ -88,7 +97,57 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []strin
 			})
 		}
 	}
-	return out, args, nil
+	indexes = slices.DeleteFunc(indexes, func(ix indexFunc) bool { return called[ix.name] })
+	for _, ix := range indexes {
+		out = append(out, fmt.Sprintf("%s registers a field index, and SetupWithManager does not call it: the test calls it on its manager (%s)", ix.name, ix.at))
+	}
+	return out, args, indexes, nil
+}
+
+// indexFunc is a function of the reconcilers' package, outside
+// SetupWithManager, that registers a field index on the manager it is
+// given (a SetupIndexes(ctx, mgr) cmd/main.go calls): the starter test
+// calls it on its own manager.
+type indexFunc struct {
+	name, at string
+	args     string // as setupArgs
+	errs     bool   // it returns an error
+}
+
+// indexFuncOf reports whether fd is an indexFunc: a function (no
+// receiver) taking a manager (and a context first) whose body calls
+// IndexField outside a function literal, returning nothing or an error.
+func indexFuncOf(fd *ast.FuncDecl) (indexFunc, bool) {
+	if fd == nil || fd.Recv != nil || fd.Body == nil || fd.Name.Name == "init" {
+		return indexFunc{}, false
+	}
+	ix := indexFunc{name: fd.Name.Name, args: setupArgs(fd.Type)}
+	if ix.args == "" {
+		if fd.Type.Results != nil {
+			return indexFunc{}, false
+		}
+		// no result: called as it is
+		withErr := *fd.Type
+		withErr.Results = &ast.FieldList{List: []*ast.Field{{Type: ast.NewIdent("error")}}}
+		if ix.args = setupArgs(&withErr); ix.args == "" {
+			return indexFunc{}, false
+		}
+	} else {
+		ix.errs = true
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "IndexField" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return ix, found
 }
 
 // managerParam is the name of ft's parameter of a type named Manager
@@ -162,6 +221,13 @@ func isIdent(e ast.Expr, name string) bool {
 	return ok && id.Name == name
 }
 
+// starterIndex is a function the starter test calls on its manager
+// (indexFunc).
+type starterIndex struct {
+	Name, Args string
+	Errs       bool
+}
+
 // starterField is a field the starter test sets on its reconciler as
 // the project's builder does: r.Name = m.Call.
 type starterField struct{ Name, Call string }
@@ -217,6 +283,15 @@ func starterSetUp{{.Kind}}(t *testing.T, env *testenv.Env, r *{{.Kind}}Reconcile
 	m := &starterManager{Manager: mgr}
 {{- range .Built}}
 	r.{{.Name}} = m.{{.Call}}
+{{- end}}
+{{- range .Indexes}}
+{{- if .Errs}}
+	if err := {{.Name}}({{.Args}}); err != nil {
+		t.Fatalf("{{.Name}}: %v", err)
+	}
+{{- else}}
+	{{.Name}}({{.Args}})
+{{- end}}
 {{- end}}
 	if err := r.SetupWithManager({{.SetupArgs}}); err != nil {
 		// It runs once for each reconciler the tests build, in one process

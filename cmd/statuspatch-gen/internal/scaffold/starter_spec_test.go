@@ -183,14 +183,14 @@ func TestStarterSpecOnTheServer(t *testing.T) {
 	dir := t.TempDir()
 	gowork := starterServerModule(t, root, dir)
 	starterSpecProject(t, dir, nil)
-	writeFile(t, filepath.Join(dir, "internal", "controller", "gauge_controller.go"), starterSetupReconciler)
+	writeFile(t, filepath.Join(dir, "internal", "controller", "gauge_controller.go"), starterSetupReconciler+starterSetupIndexes)
 	writeFile(t, filepath.Join(dir, "cmd", "main.go"), starterSetupMain)
 	proj, err := readProject(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rel, content, note, err := starterTest(dir, proj)
-	if err != nil || rel == "" || !strings.Contains(content, "starterSetUpGauge(t, env, r)") {
+	if err != nil || rel == "" || !strings.Contains(content, "starterSetUpGauge(t, env, r)") || !strings.Contains(content, "if err := SetupIndexes(t.Context(), m); err != nil {") {
 		t.Fatalf("no starter test setting the reconciler up: %q, %v:\n%s", note, err, content)
 	}
 	writeFile(t, filepath.Join(dir, filepath.FromSlash(rel)), content)
@@ -303,6 +303,18 @@ func main() {
 		Scheme:   mgr.GetScheme(),
 		Recorder: mgr.GetEventRecorderFor("gauge"),
 	}).SetupWithManager(mgr)
+}
+`
+
+// starterSetupIndexes is a function of the controller package that
+// registers a field index on the manager it is given, outside
+// SetupWithManager (cmd/main.go would call it): the starter test calls it
+// on its own manager.
+const starterSetupIndexes = `
+func SetupIndexes(ctx context.Context, mgr ctrl.Manager) error {
+	return mgr.GetFieldIndexer().IndexField(ctx, &plainv1.Gauge{}, "spec.sizeGiB", func(o client.Object) []string {
+		return []string{fmt.Sprint(o.(*plainv1.Gauge).Spec.SizeGiB)}
+	})
 }
 `
 
