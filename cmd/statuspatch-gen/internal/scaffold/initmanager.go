@@ -49,48 +49,72 @@ func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 		if ctrlDir == "" {
 			continue
 		}
-		// kubebuilder's <kind>_controller.go, or the file that declares
-		// <Kind>Reconciler; one file may declare several kinds' reconcilers
-		rel := path.Join(ctrlDir, strings.ToLower(r.Kind)+"_controller.go")
 		_, structs, err := packageStructs(filepath.Join(dir, filepath.FromSlash(ctrlDir)))
 		if err != nil {
 			return nil, nil, err
 		}
-		if st, ok := structs[r.Kind+"Reconciler"]; ok {
-			rel = path.Join(ctrlDir, st.file)
-		}
-		if done[rel+" "+r.Kind] {
-			continue
-		}
-		done[rel+" "+r.Kind] = true
-		src, err := texts.text(rel)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		w, err := wireSetup(rel, src, r.Kind, structs)
-		if err != nil {
-			return nil, nil, err
-		}
-		if w.why != "" {
-			notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: patcher.ForManager not wired into %sReconciler's SetupWithManager: %s (README.md's \"Using it\" shows the line)", w.at, r.Kind, w.why))
-		}
-		if w.guarded != nil {
-			callerNotes, err := callerEdits(texts, p.Repo, ctrlDir, rel, w)
+		for _, name := range reconcilerNames(r) {
+			// kubebuilder's <name>_controller.go, or the file that declares
+			// <Name>Reconciler; one file may declare several kinds' reconcilers
+			rel := path.Join(ctrlDir, strings.ToLower(name.file)+"_controller.go")
+			if st, ok := structs[name.typ+"Reconciler"]; ok {
+				rel = path.Join(ctrlDir, st.file)
+			}
+			if done[rel+" "+name.typ] {
+				continue
+			}
+			done[rel+" "+name.typ] = true
+			src, err := texts.text(rel)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
 			if err != nil {
 				return nil, nil, err
 			}
-			notes = append(notes, callerNotes...)
-			continue
+			w, err := wireSetup(rel, src, name.typ, structs)
+			if err != nil {
+				return nil, nil, err
+			}
+			if w.why != "" {
+				notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: patcher.ForManager not wired into %sReconciler's SetupWithManager: %s (README.md's \"Using it\" shows the line)", w.at, name.typ, w.why))
+			}
+			if w.guarded != nil {
+				callerNotes, err := callerEdits(texts, p.Repo, ctrlDir, rel, w)
+				if err != nil {
+					return nil, nil, err
+				}
+				notes = append(notes, callerNotes...)
+				continue
+			}
+			for _, n := range w.notes {
+				notes = append(notes, "statuspatch-gen init: "+n)
+			}
+			texts.set(rel, w.out)
 		}
-		for _, n := range w.notes {
-			notes = append(notes, "statuspatch-gen init: "+n)
-		}
-		texts.set(rel, w.out)
 	}
 	return texts.edits(), notes, nil
+}
+
+// reconcilerName is a reconciler kubebuilder scaffolds for a kind: its
+// type's name without "Reconciler", and its file's without
+// "_controller.go".
+type reconcilerName struct{ typ, file string }
+
+// reconcilerNames are r's reconcilers: <Kind>Reconciler, and one for each
+// named controller (kubebuilder v4.13+'s create api --controller-name
+// captain-backup: CaptainBackupReconciler in captain_backup_controller.go).
+func reconcilerNames(r kbResource) []reconcilerName {
+	out := []reconcilerName{{typ: r.Kind, file: r.Kind}}
+	for _, c := range r.Controllers {
+		var typ strings.Builder
+		for _, part := range strings.FieldsFunc(c.Name, func(c rune) bool { return c == '-' || c == '_' || c == '.' }) {
+			typ.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+		if n := typ.String(); n != "" && !strings.EqualFold(n, r.Kind) {
+			out = append(out, reconcilerName{typ: n, file: strings.NewReplacer("-", "_", ".", "_").Replace(c.Name)})
+		}
+	}
+	return out
 }
 
 // wireForManager returns src with
