@@ -255,7 +255,11 @@ func planLayout(dir, version string, fl layoutFlags) ([]fileEdit, []string, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	block := blockOptions{golangci: golangci, paths: proj.layout.generatePaths(), output: "./" + proj.layout.output,
+	runs, runNote := proj.genRuns(dir)
+	if runNote != "" {
+		notes = append(notes, runNote)
+	}
+	block := blockOptions{golangci: golangci, runs: runs,
 		header: proj.layout.ctrlRoot != "" || fileExists(filepath.Join(dir, "hack", "boilerplate.go.txt"))}
 	newMakefile, makeNotes, err := editMakefile(filepath.Join(dir, "Makefile"), makefile, version, block)
 	var wiring *golangciWiringError

@@ -25,11 +25,12 @@ type blockOptions struct {
 	// golangci: make lint runs the golangci-lint binary with statuspatch's
 	// analyzer compiled in, so lint-status stays out of make lint.
 	golangci bool
-	// paths and output are generate-patchers' paths= and output:dir=
-	// (./api/..., ./internal/patchers); header: hack/boilerplate.go.txt is
-	// there.
-	paths, output string
-	header        bool
+	// runs are generate-patchers' statuspatch-gen runs, each its paths=
+	// and output:dir= (./api/..., ./internal/patchers; more than one where
+	// two groups declare a kind of one name, genRuns); header:
+	// hack/boilerplate.go.txt is there.
+	runs   []genRun
+	header bool
 	// localbin, localbinRule, installTool: the block defines LOCALBIN, its
 	// mkdir rule, go-install-tool (kubebuilder v4's), which the Makefile
 	// lacks (kubebuilder v3's, or the project's own).
@@ -41,7 +42,7 @@ type blockOptions struct {
 }
 
 // v4Block is the block's options in kubebuilder v4's scaffold.
-var v4Block = blockOptions{paths: "./api/...", output: "./internal/patchers", header: true, envtest: true, manifests: true}
+var v4Block = blockOptions{runs: []genRun{{paths: "./api/...", output: "./internal/patchers"}}, header: true, envtest: true, manifests: true}
 
 // goInstallTool is kubebuilder v4's go-install-tool macro, which the block
 // defines in a Makefile without one.
@@ -100,7 +101,9 @@ generate-patchers: statuspatch-gen ## Generate the status patchers (make generat
 	if o.header {
 		header = " headerFile=hack/boilerplate.go.txt year=$(YEAR)"
 	}
-	b.WriteString("\t\"$(STATUSPATCH_GEN)\" paths=" + o.paths + " output:dir=" + o.output + header + "\n")
+	for _, r := range o.runs {
+		b.WriteString("\t\"$(STATUSPATCH_GEN)\" paths=" + r.paths + " output:dir=" + r.output + header + "\n")
+	}
 	b.WriteString(`
 .PHONY: lint-status
 lint-status: statuspatch-lint ## Fail on handwritten status writes.

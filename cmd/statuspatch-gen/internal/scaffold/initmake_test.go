@@ -35,7 +35,7 @@ func TestMakefileBlockInstallsATool(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(stubs, "go"), []byte(goStub), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	o := blockOptions{paths: "./api/...", output: "./internal/patchers", localbin: true, localbinRule: true, installTool: true}
+	o := blockOptions{runs: []genRun{{paths: "./api/...", output: "./internal/patchers"}}, localbin: true, localbinRule: true, installTool: true}
 	mk := "YEAR ?= 2026\n" + makefileBlock("v9.9.9", o)
 	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(mk), 0o644); err != nil {
 		t.Fatal(err)
