@@ -211,7 +211,14 @@ type starterKind struct {
 // first kind with a controller, or a note saying why there is none; with
 // both, the note says the test asks for the full API, and why.
 func starterTest(dir string, p *kbProject) (rel, content, note string, err error) {
-	r := starterResource(dir, p)
+	var r *kbResource
+	for i := range p.Resources {
+		res := &p.Resources[i]
+		if res.API != nil && (res.Controller || len(res.Controllers) > 0) && !res.External && !res.Core && res.Kind != "" && res.Path != "" {
+			r = res
+			break
+		}
+	}
 	if r == nil && p.layout.ctrlRoot == "" {
 		if len(p.layout.ctrlDirs) == 0 {
 			return "", "", fmt.Sprintf("statuspatch-gen init: no starter test, and no reconciler wired to patcher.ForManager: no type <Kind>Reconciler for a kind of %s in %s; pass -controllers with the folder(s) of your reconcilers", strings.Join(p.layout.apiDirs, ", "), orNone(p.layout.ctrlDirs)), nil
