@@ -110,7 +110,8 @@ func reconcilerNames(r kbResource) []reconcilerName {
 		for _, part := range strings.FieldsFunc(c.Name, func(c rune) bool { return c == '-' || c == '_' || c == '.' }) {
 			typ.WriteString(strings.ToUpper(part[:1]) + part[1:])
 		}
-		if n := typ.String(); n != "" && !strings.EqualFold(n, r.Kind) {
+		// kubebuilder's own test: the name is the kind's, lowered
+		if n := typ.String(); n != "" && c.Name != strings.ToLower(r.Kind) {
 			out = append(out, reconcilerName{typ: n, file: strings.NewReplacer("-", "_", ".", "_").Replace(c.Name)})
 		}
 	}

@@ -176,9 +176,8 @@ func litFields(fset *token.FileSet, rel string, lit *ast.CompositeLit, via []str
 		}
 		f := builtField{name: key.Name, at: fmt.Sprintf("%s:%d", rel, fset.Position(kv.Pos()).Line)}
 		if call, ok := kv.Value.(*ast.CallExpr); ok && !call.Ellipsis.IsValid() {
-			sel, _ := call.Fun.(*ast.SelectorExpr)
 			literal := func(a ast.Expr) bool { _, ok := a.(*ast.BasicLit); return ok }
-			if x, ok := sel.X.(*ast.Ident); sel != nil && ok && x.Name == mgr && !slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return !literal(a) }) {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && isIdent(sel.X, mgr) && !slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return !literal(a) }) {
 				f.call = strings.TrimPrefix(types.ExprString(call), mgr+".")
 			}
 		}

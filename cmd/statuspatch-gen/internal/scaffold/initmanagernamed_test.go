@@ -74,4 +74,15 @@ func (r *` + typ + `Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if got := reconcilerNames(p.Resources[0]); len(got) != 2 || got[1] != (reconcilerName{typ: "CaptainBackup", file: "captain_backup"}) {
 		t.Errorf("reconcilerNames: %v", got)
 	}
+	// kubebuilder tells the kind's own controller by its lowered name:
+	// url-map of the kind URLMap is another one, UrlMapReconciler.
+	urlMap := kbResource{Kind: "URLMap"}
+	urlMap.Controllers = append(urlMap.Controllers, struct {
+		Name string `json:"name"`
+	}{"urlmap"}, struct {
+		Name string `json:"name"`
+	}{"url-map"})
+	if got := reconcilerNames(urlMap); len(got) != 2 || got[1] != (reconcilerName{typ: "UrlMap", file: "url_map"}) {
+		t.Errorf("reconcilerNames of URLMap: %v", got)
+	}
 }

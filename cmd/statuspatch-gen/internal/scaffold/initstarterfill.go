@@ -327,7 +327,8 @@ func (f *specFiller) typeText(t ast.Expr) string {
 // starterNames are the names the starter test declares or imports.
 var starterNames = []string{"context", "json", "errors", "fmt", "maps", "regexp", "slices", "strings", "sync", "time", "testing",
 	"equality", "apierrors", "apimeta", "metav1", "runtime", "types", "kerrors", "clientgoscheme", "ctrl", "client", "testenv",
-	"obj", "t", "env", "name", "scheme"}
+	"obj", "t", "env", "name", "scheme",
+	"cache", "config", "http", "rest", "m", "r", "mgr"} // starterSetUp<Kind>'s (initstartersetup.go)
 
 // testName is the name the test imports ip by, metav1's the template's.
 func (f *specFiller) testName(ip string) string {

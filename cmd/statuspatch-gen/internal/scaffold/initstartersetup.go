@@ -38,7 +38,8 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []strin
 		return nil, "", nil, fmt.Errorf("statuspatch-gen init: %w", err)
 	}
 	fset := token.NewFileSet()
-	called := map[string]bool{} // the functions SetupWithManager calls
+	called := map[string]bool{}    // the functions SetupWithManager calls
+	calls := map[string][]string{} // the functions each function of the folder calls
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
@@ -54,6 +55,16 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []strin
 		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
+			if ok && fd.Recv == nil && fd.Body != nil {
+				ast.Inspect(fd.Body, func(x ast.Node) bool {
+					if c, ok := x.(*ast.CallExpr); ok {
+						if id, ok := c.Fun.(*ast.Ident); ok {
+							calls[fd.Name.Name] = append(calls[fd.Name.Name], id.Name)
+						}
+					}
+					return true
+				})
+			}
 			if ix, ok := indexFuncOf(fd); ok {
 				ix.at = fmt.Sprintf("%s:%d", path.Join(ctrlDir, n), fset.Position(fd.Pos()).Line)
 				indexes = append(indexes, ix)
@@ -95,6 +106,18 @@ func setupNeeds(dir, ctrlDir, recv string, wired map[string]string) (out []strin
 				}
 				return true
 			})
+		}
+	}
+	// what SetupWithManager calls, and what those call, registers its
+	// indexes already: a second IndexField would fail ("indexer conflict")
+	for grew := true; grew; {
+		grew = false
+		for name := range called {
+			for _, c := range calls[name] {
+				if !called[c] {
+					called[c], grew = true, true
+				}
+			}
 		}
 	}
 	indexes = slices.DeleteFunc(indexes, func(ix indexFunc) bool { return called[ix.name] })

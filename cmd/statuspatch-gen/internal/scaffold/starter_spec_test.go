@@ -332,7 +332,7 @@ func TestStarterSetupNeeds(t *testing.T) {
 	starterSpecProject(t, dir, nil)
 	ctrlFile := filepath.Join(dir, "internal", "controller", "gauge_controller.go")
 	writeFile(t, ctrlFile, starterSetupReconciler)
-	writeFile(t, filepath.Join(dir, "cmd", "main.go"), strings.Replace(starterSetupMain, "\t}).SetupWithManager", "\t\tLimit:    limit,\n\t}).SetupWithManager", 1))
+	writeFile(t, filepath.Join(dir, "cmd", "main.go"), strings.Replace(starterSetupMain, "\t}).SetupWithManager", "\t\tLimit:    newLimit(),\n\t}).SetupWithManager", 1))
 	proj, err := readProject(dir)
 	if err != nil {
 		t.Fatal(err)
