@@ -79,13 +79,7 @@ func (m checks) checkValues(call *ast.CallExpr, id ast.Expr, depth int) (ok bool
 		if depth >= maxCalleeDepth {
 			return false, fmt.Sprintf("the calls go on deeper than %d functions of the package, which -fix does not follow", maxCalleeDepth)
 		}
-		var params []*ast.Ident
-		for _, f := range v.lit.Type.Params.List {
-			if len(f.Names) == 0 {
-				params = append(params, nil)
-			}
-			params = append(params, f.Names...)
-		}
+		params := paramIdents(v.lit.Type)
 		sig, _ := m.pass.TypesInfo.TypeOf(v.lit).(*types.Signature)
 		if arg < 0 || arg >= len(params) || sig == nil || sig.Variadic() && arg >= len(params)-1 {
 			return false, ""
@@ -113,4 +107,17 @@ func (m checks) valueWhy(v funcValue, why string) string {
 		return fmt.Sprintf("it may be %s, which -fix does not follow with it", v.name)
 	}
 	return fmt.Sprintf("it may be %s, where %s", v.name, why)
+}
+
+// paramIdents are ft's parameters in order, nil for an unnamed one (a
+// field without names is one parameter).
+func paramIdents(ft *ast.FuncType) []*ast.Ident {
+	var out []*ast.Ident
+	for _, f := range ft.Params.List {
+		if len(f.Names) == 0 {
+			out = append(out, nil)
+		}
+		out = append(out, f.Names...)
+	}
+	return out
 }

@@ -73,22 +73,13 @@ func argBodies(m *migration, call *ast.CallExpr, i int) iter.Seq2[*ast.BlockStmt
 			}
 		} else if vals, _, ok := funcVals(m.refs()).funcValues(call); ok {
 			for _, v := range vals {
-				switch fd := m.funcDecl(v.fn); {
-				case v.lit != nil:
-					fts, bodies = append(fts, v.lit.Type), append(bodies, v.lit.Body)
-				case fd != nil:
-					fts, bodies = append(fts, fd.Type), append(bodies, fd.Body)
+				if ft, body, _ := funcVals(m.refs()).valueFunc(v); ft != nil {
+					fts, bodies = append(fts, ft), append(bodies, body)
 				}
 			}
 		}
 		for k, ft := range fts {
-			var names []*ast.Ident
-			for _, f := range ft.Params.List {
-				if len(f.Names) == 0 {
-					names = append(names, nil)
-				}
-				names = append(names, f.Names...)
-			}
+			names := paramIdents(ft)
 			if i < 0 || i >= len(names) || names[i] == nil {
 				continue
 			}
